@@ -1,0 +1,160 @@
+package yamltree
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+type vector struct {
+	Name string `json:"name"`
+	YAML string `json:"yaml"`
+	JSON string `json:"json"`
+}
+
+// TestPythonVectors checks decoding and encoding against outputs of the real
+// PyYAML safe_load and json.dumps (testdata/gen_vectors.py).
+func TestPythonVectors(t *testing.T) {
+	data, err := os.ReadFile("testdata/vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vs []vector
+	if err := json.Unmarshal(data, &vs); err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) < 10 {
+		t.Fatalf("only %d vectors", len(vs))
+	}
+	for _, v := range vs {
+		t.Run(v.Name, func(t *testing.T) {
+			val, _, err := Decode([]byte(v.YAML), DefaultLimits)
+			if err != nil {
+				t.Fatalf("Decode: %v", err)
+			}
+			got, err := PythonJSON(val)
+			if err != nil {
+				t.Fatalf("PythonJSON: %v", err)
+			}
+			if string(got) != v.JSON {
+				t.Errorf("got  %s\nwant %s", got, v.JSON)
+			}
+		})
+	}
+}
+
+func TestPyFloat(t *testing.T) {
+	for _, c := range []struct {
+		f    float64
+		want string
+	}{
+		{1, "1.0"}, {0.1, "0.1"}, {1e16, "1e+16"}, {1e15, "1000000000000000.0"},
+		{1e-4, "0.0001"}, {1e-5, "1e-05"}, {-2.5e-10, "-2.5e-10"}, {123.456, "123.456"},
+		{math.MaxFloat64, "1.7976931348623157e+308"}, {5e-324, "5e-324"}, {math.Copysign(0, -1), "-0.0"},
+		{1.5e300, "1.5e+300"}, {12345678901234567, "1.2345678901234568e+16"},
+	} {
+		if got := pyFloat(c.f); got != c.want {
+			t.Errorf("pyFloat(%v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}
+
+func TestJSONKeepsOrder(t *testing.T) {
+	v, _, err := Decode([]byte("b: 1\na: [x, 2.0, {c: null}]\nc: \"é\\u2028\"\n"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := JSON(v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"b":1,"a":["x",2.0,{"c":null}],"c":"é\u2028"}`
+	if string(got) != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	indented, _ := JSON(v, "  ")
+	if !strings.Contains(string(indented), "\n  \"a\": [\n    \"x\",") {
+		t.Errorf("indented output:\n%s", indented)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	bomb := `a: &a ["x","x","x","x","x","x","x","x","x","x"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]
+`
+	cases := map[string]string{
+		"alias bomb": bomb,
+		"deep":       strings.Repeat("[", 100) + strings.Repeat("]", 100),
+		"two docs":   "a: 1\n---\nb: 2\n",
+		"bad tag":    "a: !python/object:os.system x\n",
+		"syntax":     "a: b\n c: d\n  - e\n",
+	}
+	for name, src := range cases {
+		_, _, err := Decode([]byte(src), DefaultLimits)
+		if err == nil {
+			t.Errorf("%s: no error", name)
+			continue
+		}
+		e, ok := err.(*Error)
+		if !ok || e.Line == 0 {
+			t.Errorf("%s: error without a position: %v", name, err)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	n, err := Parse([]byte("a:\n  b:\n    - x\n    - y: 1\n"), DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, exact := Lookup(n, []string{"a", "b", "1", "y"})
+	if !exact || got.Line != 4 || got.Column != 10 {
+		t.Errorf("Lookup = line %d col %d exact %v", got.Line, got.Column, exact)
+	}
+	got, exact = Lookup(n, []string{"a", "missing"})
+	if exact || got.Line != 2 {
+		t.Errorf("Lookup missing = line %d exact %v", got.Line, exact)
+	}
+}
+
+// FuzzDecode checks that no input makes the decoder or encoders panic, and
+// that whatever decodes also encodes.
+func FuzzDecode(f *testing.F) {
+	data, _ := os.ReadFile("testdata/vectors.json")
+	var vs []vector
+	_ = json.Unmarshal(data, &vs)
+	for _, v := range vs {
+		f.Add([]byte(v.YAML))
+	}
+	uasp := testutil.Shared(f, "corpus", "uasp")
+	_ = filepath.WalkDir(uasp, func(p string, d os.DirEntry, err error) error {
+		if err == nil && strings.HasSuffix(p, ".yaml") {
+			if b, err := os.ReadFile(p); err == nil {
+				f.Add(b)
+			}
+		}
+		return nil
+	})
+	f.Fuzz(func(t *testing.T, src []byte) {
+		v, _, err := Decode(src, DefaultLimits)
+		if err != nil {
+			return
+		}
+		if _, err := PythonJSON(v); err != nil {
+			t.Fatalf("decoded but cannot encode: %v", err)
+		}
+		if _, err := JSON(v, " "); err != nil {
+			t.Fatalf("decoded but cannot encode: %v", err)
+		}
+	})
+}
