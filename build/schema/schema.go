@@ -1,0 +1,108 @@
+// Package schema compiles and applies JSON Schemas that come from untrusted
+// documents (USK input and output schemas, the UASP schema) with
+// santhosh-tekuri/jsonschema, never loading a $ref from the network or the
+// file system.
+package schema
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
+	"github.com/skilldex/skilldex/build/yamltree"
+)
+
+type noLoader struct{}
+
+func (noLoader) Load(url string) (any, error) {
+	return nil, fmt.Errorf("$ref to %s is not followed: skilldex loads no schema from outside the document", url)
+}
+
+// Instance converts a yamltree value into the form the validator reads.
+func Instance(v any) (any, error) {
+	b, err := yamltree.JSON(v, "")
+	if err != nil {
+		return nil, err
+	}
+	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+}
+
+// Compile compiles doc (a yamltree value) as a draft-07 schema named name.
+// Errors say what in the schema is wrong, with its JSON Pointer.
+func Compile(name string, doc any) (*jsonschema.Schema, error) {
+	inst, err := Instance(doc)
+	if err != nil {
+		return nil, err
+	}
+	return CompileValue(name, inst)
+}
+
+// CompileValue compiles an already converted schema document.
+func CompileValue(name string, inst any) (*jsonschema.Schema, error) {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft7)
+	c.UseLoader(noLoader{})
+	url := "urn:skilldex:" + name
+	if err := c.AddResource(url, inst); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
+}
+
+// Problem is one schema violation: where in the instance, and what.
+type Problem struct {
+	// Path is the instance location as keys and indexes.
+	Path    []string
+	Message string
+}
+
+// Problems flattens a validation error into its leaf problems, in the
+// validator's order.
+func Problems(err error) []Problem {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		if err == nil {
+			return nil
+		}
+		return []Problem{{Message: err.Error()}}
+	}
+	var out []Problem
+	var walk func(e *jsonschema.ValidationError)
+	walk = func(e *jsonschema.ValidationError) {
+		if len(e.Causes) == 0 {
+			out = append(out, Problem{Path: e.InstanceLocation, Message: kindMessage(e)})
+			return
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return out
+}
+
+var printer = message.NewPrinter(language.English)
+
+func kindMessage(e *jsonschema.ValidationError) string {
+	return e.ErrorKind.LocalizedString(printer)
+}
+
+// CompileProblem describes why a schema does not compile, briefly.
+func CompileProblem(err error) string {
+	var sve *jsonschema.SchemaValidationError
+	if errors.As(err, &sve) {
+		ps := Problems(sve.Err)
+		var parts []string
+		for _, p := range ps {
+			loc := "/" + strings.Join(p.Path, "/")
+			parts = append(parts, fmt.Sprintf("at %s: %s", loc, p.Message))
+		}
+		return strings.Join(parts, "; ")
+	}
+	return err.Error()
+}

@@ -1,0 +1,491 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/skilldex/skilldex/build/diag"
+)
+
+// Options configure discovery.
+type Options struct {
+	Archive ArchiveLimits
+	// MaxFolderFiles bounds the files taken from one skill folder; the rest
+	// are left out with a warning.
+	MaxFolderFiles int
+	// MaxFileBytes is the largest file of a skill folder that is published.
+	MaxFileBytes int64
+}
+
+// DefaultOptions are the limits skilldex uses unless told otherwise.
+var DefaultOptions = Options{Archive: DefaultArchiveLimits, MaxFolderFiles: 2000, MaxFileBytes: 20 << 20}
+
+// UASPSuffix ends the name of a UASP document.
+const UASPSuffix = ".uasp.yaml"
+
+// skipDirs are never searched: version control and dependency folders.
+var skipDirs = map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true}
+
+// Result is what Discover found.
+type Result struct {
+	// Inputs are sorted by root, then by path inside the root.
+	Inputs []*Input
+	// Workspaces are the SkillBag workspaces found, sorted by path.
+	Workspaces []*Workspace
+	// Diagnostics concern the sources rather than one skill.
+	Diagnostics []diag.Diagnostic
+}
+
+// Discover finds every skill under roots. A root that cannot be read at all
+// is an error; problems inside a root become diagnostics.
+func Discover(ctx context.Context, roots []string, opt Options) (*Result, error) {
+	if opt.Archive == (ArchiveLimits{}) {
+		opt.Archive = DefaultArchiveLimits
+	}
+	if opt.MaxFolderFiles == 0 {
+		opt.MaxFolderFiles = DefaultOptions.MaxFolderFiles
+	}
+	if opt.MaxFileBytes == 0 {
+		opt.MaxFileBytes = DefaultOptions.MaxFileBytes
+	}
+	res := &Result{}
+	for i, root := range roots {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		w := &walker{opt: opt, res: res, root: root, rootIndex: i}
+		before := len(res.Inputs)
+		if err := w.walkRoot(); err != nil {
+			return nil, err
+		}
+		if len(res.Inputs) == before {
+			w.diag(root, diag.Error, "skill-md-missing", "no skill found in %s: add a SKILL.md (with name and description) to a folder, or a .skill archive or NAME%s document", root, UASPSuffix)
+		}
+	}
+	sort.SliceStable(res.Inputs, func(i, j int) bool {
+		a, b := res.Inputs[i], res.Inputs[j]
+		if a.RootIndex != b.RootIndex {
+			return a.RootIndex < b.RootIndex
+		}
+		return a.RelPath < b.RelPath
+	})
+	sort.Slice(res.Workspaces, func(i, j int) bool { return res.Workspaces[i].Path < res.Workspaces[j].Path })
+	res.Diagnostics = diag.Sort(res.Diagnostics)
+	return res, nil
+}
+
+type walker struct {
+	opt       Options
+	res       *Result
+	root      string // as given
+	realRoot  string // symlinks resolved
+	rootIndex int
+}
+
+// folderSkill collects a skill folder's files during the walk.
+type folderSkill struct {
+	in       *Input
+	rel      string // relative to root, slash-separated
+	real     string // real path of the folder
+	disk     map[string]string
+	sizes    map[string]int64
+	uasp     []string // .uasp.yaml files directly in the folder
+	dropped  int
+	oversize []string
+}
+
+func (w *walker) diag(file string, sev diag.Severity, code, format string, args ...any) {
+	w.res.Diagnostics = append(w.res.Diagnostics, diag.At(file, diag.Pos{}, sev, code, format, args...))
+}
+
+func (w *walker) walkRoot() error {
+	st, err := os.Stat(w.root)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("source %s does not exist", w.root)
+		}
+		return fmt.Errorf("source %s: %w", w.root, err)
+	}
+	real, err := filepath.EvalSymlinks(w.root)
+	if err != nil {
+		return fmt.Errorf("source %s: %w", w.root, err)
+	}
+	w.realRoot = real
+	if !st.IsDir() {
+		return w.rootFile(st)
+	}
+	return w.walkDir(".", nil, nil)
+}
+
+// rootFile handles a source that is a single file.
+func (w *walker) rootFile(st fs.FileInfo) error {
+	base := filepath.Base(w.root)
+	switch {
+	case isArchiveName(base):
+		w.addArchive(w.root, base, ".")
+		return nil
+	case strings.HasSuffix(base, UASPSuffix):
+		w.addDocument(w.root, base, ".", w.realRoot, st.Size())
+		return nil
+	case strings.EqualFold(base, "SKILL.md"):
+		// A path to SKILL.md means its folder, as skills-ref reads it.
+		w.root = filepath.Dir(w.root)
+		w.realRoot = filepath.Dir(w.realRoot)
+		return w.walkDir(".", nil, nil)
+	}
+	return fmt.Errorf("source %s is not a folder, a .skill or .zip archive, a SKILL.md or a %s document", w.root, UASPSuffix)
+}
+
+func isArchiveName(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	return ext == ".skill" || ext == ".zip"
+}
+
+// display joins rel to the root as the user gave it.
+func (w *walker) display(rel string) string {
+	if rel == "." {
+		return w.root
+	}
+	return filepath.Join(w.root, filepath.FromSlash(rel))
+}
+
+func (w *walker) realPath(rel string) string {
+	if rel == "." {
+		return w.realRoot
+	}
+	return filepath.Join(w.realRoot, filepath.FromSlash(rel))
+}
+
+// walkDir visits the folder rel. skill is the innermost skill folder that
+// contains it; ws the SkillBag workspace.
+func (w *walker) walkDir(rel string, skill *folderSkill, ws *Workspace) error {
+	dirPath := w.realPath(rel)
+	entries, err := os.ReadDir(dirPath)
+	if err != nil {
+		if rel == "." {
+			return fmt.Errorf("source %s: %w", w.root, err)
+		}
+		w.diag(w.display(rel), diag.Warning, "source-unreadable", "folder cannot be read and was skipped: %v", err)
+		return nil
+	}
+	names := map[string]fs.DirEntry{}
+	for _, e := range entries {
+		names[e.Name()] = e
+	}
+	isRegular := func(name string) bool {
+		e, ok := names[name]
+		if !ok {
+			return false
+		}
+		if e.Type().IsRegular() {
+			return true
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			st, err := os.Stat(filepath.Join(dirPath, name))
+			return err == nil && st.Mode().IsRegular()
+		}
+		return false
+	}
+
+	if isRegular("SKILLBAG.md") {
+		ws = w.workspace(rel, dirPath)
+	}
+
+	// A folder is a skill when it holds SKILL.md (or skill.md), or when it
+	// holds a UASP document named after it.
+	skillFile := ""
+	switch {
+	case isRegular("SKILL.md"):
+		skillFile = "SKILL.md"
+	case isRegular("skill.md"):
+		skillFile = "skill.md"
+	}
+	base := path.Base(rel)
+	if rel == "." {
+		base = filepath.Base(w.realRoot)
+	}
+	if skillFile != "" || isRegular(base+UASPSuffix) {
+		real, err := filepath.EvalSymlinks(dirPath)
+		if err != nil {
+			real = dirPath
+		}
+		fsk := &folderSkill{
+			rel:   rel,
+			real:  real,
+			disk:  map[string]string{},
+			sizes: map[string]int64{},
+			in: &Input{
+				Root: w.root, RootIndex: w.rootIndex, Path: w.display(rel), Packaging: Folder,
+				DirName: base, RelPath: rel, SkillFile: skillFile,
+			},
+		}
+		if ws != nil && path.Dir(rel) == path.Join(w.relOf(ws), ".skills") {
+			fsk.in.Workspace = ws
+		}
+		defer w.finishFolder(fsk)
+		skill = fsk
+	}
+
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	for _, e := range entries {
+		name := e.Name()
+		childRel := path.Join(rel, name)
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
+			w.symlink(childRel, skill)
+			continue
+		}
+		if e.IsDir() {
+			if skipDirs[name] {
+				continue
+			}
+			if err := w.walkDir(childRel, skill, ws); err != nil {
+				return err
+			}
+			continue
+		}
+		if !mode.IsRegular() {
+			continue // devices, sockets, pipes: never opened
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		w.file(childRel, info.Size(), skill)
+	}
+	return nil
+}
+
+// relOf returns a workspace's folder relative to the root.
+func (w *walker) relOf(ws *Workspace) string {
+	if ws.Path == w.root {
+		return "."
+	}
+	r, err := filepath.Rel(w.root, ws.Path)
+	if err != nil {
+		return ws.Path
+	}
+	return filepath.ToSlash(r)
+}
+
+// file handles one regular file found at rel.
+func (w *walker) file(rel string, size int64, skill *folderSkill) {
+	name := path.Base(rel)
+	switch {
+	case strings.EqualFold(path.Ext(name), ".skill"), skill == nil && isArchiveName(name):
+		w.addArchive(w.display(rel), name, rel)
+		if skill == nil {
+			return
+		}
+	case skill == nil && strings.HasSuffix(name, UASPSuffix):
+		w.addDocument(w.display(rel), name, rel, w.realPath(rel), size)
+		return
+	}
+	if skill == nil {
+		return
+	}
+	inSkill := strings.TrimPrefix(strings.TrimPrefix(rel, skill.rel), "/")
+	if skill.rel == "." {
+		inSkill = rel
+	}
+	if path.Dir(inSkill) == "." && strings.HasSuffix(name, UASPSuffix) {
+		skill.uasp = append(skill.uasp, inSkill)
+	}
+	skill.add(inSkill, w.realPath(rel), size, w.opt)
+}
+
+func (s *folderSkill) add(inSkill, real string, size int64, opt Options) {
+	if len(s.disk) >= opt.MaxFolderFiles {
+		s.dropped++
+		return
+	}
+	if size > opt.MaxFileBytes {
+		s.oversize = append(s.oversize, inSkill)
+		return
+	}
+	s.disk[inSkill] = real
+	s.sizes[inSkill] = size
+}
+
+// symlink handles a symbolic link: a file link whose target stays inside
+// the skill is a file of the skill; anything else is never followed.
+func (w *walker) symlink(rel string, skill *folderSkill) {
+	if skill == nil {
+		return
+	}
+	link := w.realPath(rel)
+	target, err := filepath.EvalSymlinks(link)
+	if err != nil {
+		w.diag(w.display(rel), diag.Warning, "symlink-broken", "symbolic link cannot be resolved and was left out: %v", err)
+		return
+	}
+	inside := target == skill.real || strings.HasPrefix(target, skill.real+string(filepath.Separator))
+	st, err := os.Stat(target)
+	if err != nil {
+		return
+	}
+	if !inside {
+		w.diag(w.display(rel), diag.Warning, "symlink-outside-skill",
+			"symbolic link points outside the skill folder and was not followed; nothing it points to is published (copy the file into the skill instead)")
+		return
+	}
+	if st.IsDir() {
+		return // the folder it points to is inside the skill and walked already
+	}
+	if !st.Mode().IsRegular() {
+		return
+	}
+	inSkill := strings.TrimPrefix(strings.TrimPrefix(rel, skill.rel), "/")
+	if skill.rel == "." {
+		inSkill = rel
+	}
+	if path.Dir(inSkill) == "." && strings.HasSuffix(inSkill, UASPSuffix) {
+		skill.uasp = append(skill.uasp, inSkill)
+	}
+	skill.add(inSkill, target, st.Size(), w.opt)
+}
+
+// finishFolder turns a walked skill folder into an Input.
+func (w *walker) finishFolder(s *folderSkill) {
+	in := s.in
+	in.FS = &listFS{disk: s.disk, sizes: s.sizes}
+	for p, size := range s.sizes {
+		in.Files = append(in.Files, File{Path: p, Size: size})
+	}
+	sort.Slice(in.Files, func(i, j int) bool { return in.Files[i].Path < in.Files[j].Path })
+	if s.dropped > 0 {
+		in.Diagnostics = append(in.Diagnostics, diag.At(in.Path, diag.Pos{}, diag.Warning, "skill-too-many-files",
+			"the skill folder has more than %d files; %d were left out (the first %d in path order are kept)", w.opt.MaxFolderFiles, s.dropped, w.opt.MaxFolderFiles))
+	}
+	for _, p := range s.oversize {
+		in.Diagnostics = append(in.Diagnostics, diag.At(in.DisplayPath(p), diag.Pos{}, diag.Warning, "file-too-large",
+			"file is larger than %d bytes and is not published", w.opt.MaxFileBytes))
+	}
+	// The UASP document named after the folder belongs to the skill; with a
+	// SKILL.md, a single document of any name does too. Others stand alone.
+	sort.Strings(s.uasp)
+	own := ""
+	for _, u := range s.uasp {
+		if u == in.DirName+UASPSuffix {
+			own = u
+		}
+	}
+	if own == "" && in.SkillFile != "" && len(s.uasp) == 1 {
+		own = s.uasp[0]
+	}
+	in.UASPFile = own
+	for _, u := range s.uasp {
+		if u != own {
+			rel := path.Join(s.rel, u)
+			w.addDocument(w.display(rel), u, rel, s.disk[u], s.sizes[u])
+		}
+	}
+	w.res.Inputs = append(w.res.Inputs, in)
+}
+
+// addDocument adds a UASP document that stands alone.
+func (w *walker) addDocument(disp, name, rel, real string, size int64) {
+	base := path.Base(name)
+	in := &Input{
+		Root: w.root, RootIndex: w.rootIndex, Path: disp, Packaging: Document,
+		DirName: strings.TrimSuffix(base, UASPSuffix), RelPath: rel, UASPFile: base,
+		FS:    &listFS{disk: map[string]string{base: real}, sizes: map[string]int64{base: size}},
+		Files: []File{{Path: base, Size: size}},
+	}
+	w.res.Inputs = append(w.res.Inputs, in)
+}
+
+// addArchive reads an archive into an Input; an unreadable archive still
+// becomes an Input, carrying the error, so that it is reported per skill.
+func (w *walker) addArchive(disp, name, rel string) {
+	real := w.realPath(rel)
+	if rel == "." {
+		real = w.realRoot
+	}
+	in := &Input{
+		Root: w.root, RootIndex: w.rootIndex, Path: disp, Packaging: Archive,
+		DirName: strings.TrimSuffix(name, path.Ext(name)), RelPath: rel,
+	}
+	files, rootDir, diags := readArchive(real, disp, w.opt.Archive)
+	in.Diagnostics = diags
+	if rootDir != "" {
+		in.DirName = rootDir
+	}
+	if files == nil {
+		in.FS = &listFS{mem: map[string][]byte{}}
+		w.res.Inputs = append(w.res.Inputs, in)
+		return
+	}
+	sizes := map[string]int64{}
+	for p, b := range files {
+		sizes[p] = int64(len(b))
+		in.Files = append(in.Files, File{Path: p, Size: int64(len(b))})
+	}
+	sort.Slice(in.Files, func(i, j int) bool { return in.Files[i].Path < in.Files[j].Path })
+	in.FS = &listFS{mem: files, sizes: sizes}
+	switch {
+	case files["SKILL.md"] != nil:
+		in.SkillFile = "SKILL.md"
+	case files["skill.md"] != nil:
+		in.SkillFile = "skill.md"
+	}
+	if files[in.DirName+UASPSuffix] != nil {
+		in.UASPFile = in.DirName + UASPSuffix
+	}
+	if in.SkillFile == "" && in.UASPFile == "" {
+		if strings.EqualFold(path.Ext(name), ".zip") {
+			return // a .zip without a skill is some other archive
+		}
+		in.Diagnostics = append(in.Diagnostics, diag.At(disp, diag.Pos{}, diag.Error, "archive-no-skill-md",
+			"the archive has no SKILL.md at its root or under a single root folder; add one"))
+	}
+	w.res.Inputs = append(w.res.Inputs, in)
+}
+
+// maxWorkspaceFile bounds what is read of SKILLS.md, CONTEXT.md and AGENTS.md.
+const maxWorkspaceFile = 1 << 20
+
+// workspace reads the SkillBag files of the workspace at rel.
+func (w *walker) workspace(rel, dirPath string) *Workspace {
+	ws := &Workspace{Path: w.display(rel)}
+	read := func(name string) []byte {
+		p := filepath.Join(dirPath, filepath.FromSlash(name))
+		st, err := os.Stat(p)
+		if err != nil || !st.Mode().IsRegular() {
+			return nil
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return nil
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(io.LimitReader(f, maxWorkspaceFile))
+		if b == nil {
+			b = []byte{}
+		}
+		return b
+	}
+	ws.Catalog = read(".skills/SKILLS.md")
+	ws.CatalogPath = filepath.Join(ws.Path, ".skills", "SKILLS.md")
+	ws.Context = read("CONTEXT.md")
+	ws.ContextPath = filepath.Join(ws.Path, "CONTEXT.md")
+	ws.AgentsMD = read("AGENTS.md")
+	if entries, err := os.ReadDir(filepath.Join(dirPath, ".skills")); err == nil {
+		for _, e := range entries {
+			if e.IsDir() {
+				ws.SkillDirs = append(ws.SkillDirs, e.Name())
+			}
+		}
+		sort.Strings(ws.SkillDirs)
+	}
+	w.res.Workspaces = append(w.res.Workspaces, ws)
+	return ws
+}

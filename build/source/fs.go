@@ -1,0 +1,184 @@
+package source
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"time"
+)
+
+// listFS serves exactly the files it was given, from memory or from the
+// real paths recorded at discovery, and nothing else: a skill cannot read
+// what the walk did not admit.
+type listFS struct {
+	mem   map[string][]byte // archive content
+	disk  map[string]string // skill path -> real path on disk
+	sizes map[string]int64
+}
+
+func (l *listFS) has(name string) bool {
+	if l.mem != nil {
+		_, ok := l.mem[name]
+		return ok
+	}
+	_, ok := l.disk[name]
+	return ok
+}
+
+func (l *listFS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if l.mem != nil {
+		if b, ok := l.mem[name]; ok {
+			return &memFile{Reader: bytes.NewReader(b), info: fileInfo{name: path.Base(name), size: int64(len(b))}}, nil
+		}
+	} else if real, ok := l.disk[name]; ok {
+		f, err := os.Open(real)
+		if err != nil {
+			return nil, err
+		}
+		st, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if !st.Mode().IsRegular() {
+			f.Close()
+			return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+		}
+		return f, nil
+	}
+	if l.isDir(name) {
+		return &dirFile{fsys: l, name: name}, nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+// ReadFile implements fs.ReadFileFS.
+func (l *listFS) ReadFile(name string) ([]byte, error) {
+	if l.mem != nil {
+		if b, ok := l.mem[name]; ok {
+			return bytes.Clone(b), nil
+		}
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+	}
+	f, err := l.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(f)
+}
+
+func (l *listFS) names() []string {
+	var out []string
+	if l.mem != nil {
+		for n := range l.mem {
+			out = append(out, n)
+		}
+	} else {
+		for n := range l.disk {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (l *listFS) isDir(name string) bool {
+	if name == "." {
+		return true
+	}
+	prefix := name + "/"
+	for _, n := range l.names() {
+		if strings.HasPrefix(n, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadDir implements fs.ReadDirFS.
+func (l *listFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if !l.isDir(name) {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	prefix := name + "/"
+	if name == "." {
+		prefix = ""
+	}
+	seen := map[string]bool{}
+	var out []fs.DirEntry
+	for _, n := range l.names() {
+		rest, ok := strings.CutPrefix(n, prefix)
+		if !ok {
+			continue
+		}
+		first, _, isDir := strings.Cut(rest, "/")
+		if seen[first] {
+			continue
+		}
+		seen[first] = true
+		info := fileInfo{name: first, dir: isDir}
+		if !isDir {
+			info.size = l.sizes[n]
+		}
+		out = append(out, fs.FileInfoToDirEntry(info))
+	}
+	return out, nil
+}
+
+type fileInfo struct {
+	name string
+	size int64
+	dir  bool
+}
+
+func (fi fileInfo) Name() string { return fi.name }
+func (fi fileInfo) Size() int64  { return fi.size }
+func (fi fileInfo) Mode() fs.FileMode {
+	if fi.dir {
+		return fs.ModeDir | 0o555
+	}
+	return 0o444
+}
+func (fi fileInfo) ModTime() time.Time { return time.Time{} }
+func (fi fileInfo) IsDir() bool        { return fi.dir }
+func (fi fileInfo) Sys() any           { return nil }
+
+type memFile struct {
+	*bytes.Reader
+	info fileInfo
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memFile) Close() error               { return nil }
+
+type dirFile struct {
+	fsys *listFS
+	name string
+	read bool
+}
+
+func (d *dirFile) Stat() (fs.FileInfo, error) {
+	return fileInfo{name: path.Base(d.name), dir: true}, nil
+}
+func (d *dirFile) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.name, Err: fs.ErrInvalid}
+}
+func (d *dirFile) Close() error { return nil }
+func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	if d.read {
+		if n > 0 {
+			return nil, io.EOF
+		}
+		return nil, nil
+	}
+	d.read = true
+	return d.fsys.ReadDir(d.name)
+}

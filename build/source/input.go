@@ -1,0 +1,106 @@
+// Package source finds the skills in a set of source roots: skill folders
+// (SKILL.md or skill.md, searched recursively, hidden folders included),
+// .skill and .zip archives (read with hard limits, never trusted), UASP
+// documents alone or beside a SKILL.md, and SkillBag workspaces. Each skill
+// found becomes an Input whose files can be read only through its own FS,
+// which cannot reach outside the skill.
+package source
+
+import (
+	"io/fs"
+	"path"
+	"path/filepath"
+
+	"github.com/skilldex/skilldex/build/diag"
+)
+
+// Packaging says how a skill arrived.
+type Packaging string
+
+const (
+	// Folder is a skill folder holding SKILL.md.
+	Folder Packaging = "folder"
+	// Archive is a .skill or .zip file.
+	Archive Packaging = "archive"
+	// Document is a NAME.uasp.yaml with no SKILL.md beside it.
+	Document Packaging = "uasp-document"
+)
+
+// File is one file of a skill.
+type File struct {
+	// Path is slash-separated and relative to the skill root.
+	Path string
+	Size int64
+}
+
+// Input is one skill as found in the sources, not yet parsed.
+type Input struct {
+	// Root is the source root the skill was found in, as given, and
+	// RootIndex its position among the roots: a later root wins a name.
+	Root      string
+	RootIndex int
+	// Path locates the skill for people: the folder, the archive file, or
+	// the UASP document, joined to Root as given.
+	Path      string
+	Packaging Packaging
+	// DirName is the name of the folder that holds the skill, which the
+	// Agent Skills spec wants equal to the skill's name: the folder's
+	// base name, the archive's single root folder (or its file name without
+	// the extension), or the UASP document's name without .uasp.yaml.
+	DirName string
+	// RelPath is the skill's location relative to its root, slash-separated
+	// ("." for the root itself); stable across machines, used for ordering.
+	RelPath string
+	// FS holds the skill's files and nothing else.
+	FS fs.FS
+	// Files lists every file of the skill, sorted by path. Nested skills
+	// are not part of their parent's files.
+	Files []File
+	// SkillFile is "SKILL.md", "skill.md", or "" when there is none.
+	SkillFile string
+	// UASPFile is the path in FS of the skill's NAME.uasp.yaml, or "".
+	UASPFile string
+	// Workspace is the SkillBag workspace the skill belongs to, or nil.
+	Workspace *Workspace
+	// Diagnostics are problems found while reading the sources.
+	Diagnostics []diag.Diagnostic
+}
+
+// DisplayPath returns how a diagnostic names the file name of this skill.
+func (in *Input) DisplayPath(name string) string {
+	switch in.Packaging {
+	case Archive:
+		if name == "" {
+			return in.Path
+		}
+		return in.Path + "!/" + name
+	case Document:
+		if name == "" || name == path.Base(in.Path) || name == in.UASPFile {
+			return in.Path
+		}
+		return filepath.Join(filepath.Dir(in.Path), filepath.FromSlash(name))
+	}
+	if name == "" {
+		return in.Path
+	}
+	return filepath.Join(in.Path, filepath.FromSlash(name))
+}
+
+// Workspace is a SkillBag workspace: a folder with SKILLBAG.md whose skills
+// live in .skills/ and are listed in .skills/SKILLS.md.
+type Workspace struct {
+	// Path is the workspace folder as given on the command line.
+	Path string
+	// Catalog is the content of .skills/SKILLS.md, nil when missing.
+	Catalog []byte
+	// CatalogPath is the display path of .skills/SKILLS.md.
+	CatalogPath string
+	// Context is the content of CONTEXT.md, nil when missing.
+	Context     []byte
+	ContextPath string
+	// HasAgentsMD reports whether AGENTS.md exists, which a SkillBag source
+	// (a workspace others install from) needs.
+	AgentsMD []byte
+	// SkillDirs lists the folder names under .skills/, sorted.
+	SkillDirs []string
+}
