@@ -1,0 +1,39 @@
+// Package api writes the files agents read from a skilldex site: the static
+// UASP query API, discovery indexes, llms.txt, the SkillBag SKILLS.md of
+// the whole catalog, and the <available_skills> prompt block.
+package api
+
+import (
+	"strings"
+)
+
+// PromptSkill is what the <available_skills> block says about a skill.
+type PromptSkill struct {
+	Name, Description string
+	// Location is where an agent reads the full SKILL.md: a path or a URL.
+	Location string
+}
+
+// htmlEscape escapes as Python's html.escape(s, quote=True) does, which is
+// what the Agent Skills reference library uses for this block.
+var htmlEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#x27;")
+
+// AvailableSkills renders the <available_skills> XML block that agents
+// paste into their system prompt, line for line as skills-ref's to_prompt
+// writes it.
+func AvailableSkills(skills []PromptSkill) string {
+	if len(skills) == 0 {
+		return "<available_skills>\n</available_skills>"
+	}
+	lines := []string{"<available_skills>"}
+	for _, s := range skills {
+		lines = append(lines,
+			"<skill>",
+			"<name>", htmlEscape.Replace(s.Name), "</name>",
+			"<description>", htmlEscape.Replace(s.Description), "</description>",
+			"<location>", htmlEscape.Replace(s.Location), "</location>",
+			"</skill>")
+	}
+	lines = append(lines, "</available_skills>")
+	return strings.Join(lines, "\n")
+}

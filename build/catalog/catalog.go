@@ -1,0 +1,139 @@
+// Package catalog assembles checked skills into the catalog the writers
+// read: every skill with its final diagnostics and status, the published
+// skills sorted by name with one skill per name (the later source root, or
+// the later path, wins), and the taxonomies the site lists them by.
+package catalog
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/lint"
+	"github.com/skilldex/skilldex/build/skill"
+	"github.com/skilldex/skilldex/build/source"
+)
+
+// Skill is one skill of the catalog.
+type Skill struct {
+	*skill.Skill
+	// Diagnostics are all the skill's findings, sorted.
+	Diagnostics []diag.Diagnostic
+	Status      lint.Status
+	// ShadowedBy is the skill that took this one's name, or nil.
+	ShadowedBy *Skill
+	// Doc is the skill's UASP document (given or derived); set by the
+	// UASP stage, nil until then. Its type lives in package uasp, which
+	// depends on this one, hence any.
+	Doc any
+}
+
+// Published reports whether the skill is part of the site.
+func (s *Skill) Published() bool { return s.Status != lint.Rejected && s.ShadowedBy == nil }
+
+// Catalog is the whole set of skills.
+type Catalog struct {
+	// All holds every skill found, in source order (root, then path).
+	All []*Skill
+	// Skills holds the published skills, sorted by name.
+	Skills []*Skill
+	// Workspaces are the SkillBag workspaces found.
+	Workspaces []*source.Workspace
+	// Diagnostics concern the sources, not one skill.
+	Diagnostics []diag.Diagnostic
+}
+
+// New builds the catalog. all must be in source order; each skill's
+// diagnostics must be final but for shadowing, which New adds.
+func New(all []*Skill, workspaces []*source.Workspace, global []diag.Diagnostic) *Catalog {
+	c := &Catalog{All: all, Workspaces: workspaces, Diagnostics: diag.Sort(global)}
+	for _, s := range all {
+		s.Status = lint.StatusOf(s.Diagnostics)
+	}
+	// Names compare case-folded: skills/Foo and skills/foo are one folder on
+	// macOS and Windows.
+	winner := map[string]*Skill{}
+	for _, s := range all {
+		if s.Status == lint.Rejected || s.Name == "" {
+			continue
+		}
+		key := strings.ToLower(s.Name)
+		if prev, ok := winner[key]; ok {
+			prev.ShadowedBy = s
+		}
+		winner[key] = s
+	}
+	for _, s := range all {
+		if w := s.ShadowedBy; w != nil {
+			for w.ShadowedBy != nil {
+				w = w.ShadowedBy
+			}
+			s.ShadowedBy = w
+			why := "a later path in the same source"
+			if w.RootIndex != s.RootIndex {
+				why = fmt.Sprintf("source %s, which comes later", w.Root)
+			}
+			s.Diagnostics = diag.Sort(append(s.Diagnostics, diag.At(s.File(), diag.Pos{}, diag.Warning, "name-shadowed",
+				"the name %q is taken by %s (%s), which is published instead; rename one of them to publish both", s.Name, w.File(), why)))
+			s.Status = lint.StatusOf(s.Diagnostics)
+		}
+		if s.Published() {
+			c.Skills = append(c.Skills, s)
+		}
+	}
+	slices.SortFunc(c.Skills, func(a, b *Skill) int { return cmp.Compare(a.Name, b.Name) })
+	return c
+}
+
+// Lookup returns the published skill named name, or nil.
+func (c *Catalog) Lookup(name string) *Skill {
+	i, ok := slices.BinarySearchFunc(c.Skills, name, func(s *Skill, n string) int { return cmp.Compare(s.Name, n) })
+	if !ok {
+		return nil
+	}
+	return c.Skills[i]
+}
+
+// Summary counts skills by status and diagnostics by severity.
+type Summary struct {
+	Skills    int `json:"skills"`
+	Published int `json:"published"`
+	Approved  int `json:"approved"`
+	Caution   int `json:"caution"`
+	Rejected  int `json:"rejected"`
+	Shadowed  int `json:"shadowed"`
+	Errors    int `json:"errors"`
+	Warnings  int `json:"warnings"`
+	Infos     int `json:"infos"`
+}
+
+// Summarize counts the catalog.
+func (c *Catalog) Summarize() Summary {
+	var s Summary
+	s.Skills = len(c.All)
+	s.Published = len(c.Skills)
+	count := func(ds []diag.Diagnostic) {
+		e, w, i := diag.Count(ds)
+		s.Errors += e
+		s.Warnings += w
+		s.Infos += i
+	}
+	for _, sk := range c.All {
+		switch sk.Status {
+		case lint.Approved:
+			s.Approved++
+		case lint.Caution:
+			s.Caution++
+		case lint.Rejected:
+			s.Rejected++
+		}
+		if sk.ShadowedBy != nil {
+			s.Shadowed++
+		}
+		count(sk.Diagnostics)
+	}
+	count(c.Diagnostics)
+	return s
+}

@@ -1,0 +1,84 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+const (
+	maxNameLength          = 64
+	maxDescriptionLength   = 1024
+	maxCompatibilityLength = 500
+)
+
+// nameProblem is one way a name breaks the Agent Skills name rules; ref is
+// the message skills-ref prints for it, advice what to change.
+type nameProblem struct {
+	code, ref, advice string
+}
+
+// nameProblems checks an NFKC-normalised, trimmed name the way skills-ref
+// does, in its order: length, lowercase, hyphen at an end, "--", characters.
+func nameProblems(name string) []nameProblem {
+	var out []nameProblem
+	if n := utf8.RuneCountInString(name); n > maxNameLength {
+		out = append(out, nameProblem{"name-too-long",
+			fmt.Sprintf("Skill name '%s' exceeds %d character limit (%d chars)", name, maxNameLength, n),
+			fmt.Sprintf("shorten it to at most %d characters", maxNameLength)})
+	}
+	if lower := pyLower(name); lower != name {
+		out = append(out, nameProblem{"name-pattern",
+			fmt.Sprintf("Skill name '%s' must be lowercase", name),
+			fmt.Sprintf("use '%s'", lower)})
+	}
+	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
+		out = append(out, nameProblem{"name-pattern", "Skill name cannot start or end with a hyphen", "remove the hyphen at the start or end"})
+	}
+	if strings.Contains(name, "--") {
+		out = append(out, nameProblem{"name-pattern", "Skill name cannot contain consecutive hyphens", "use single hyphens between words"})
+	}
+	for _, r := range name {
+		if !isAlnum(r) && r != '-' {
+			out = append(out, nameProblem{"name-pattern",
+				fmt.Sprintf("Skill name '%s' contains invalid characters. Only letters, digits, and hyphens are allowed.", name),
+				fmt.Sprintf("replace %q and other such characters with hyphens", r)})
+			break
+		}
+	}
+	return out
+}
+
+// isAlnum is Python's str.isalnum for one character: a letter or a number.
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
+
+// pyLower lowercases as Python's str.lower does for the cases that matter
+// here (full mappings of special cases are not needed to tell whether a
+// name is already lowercase).
+func pyLower(s string) string { return strings.ToLower(s) }
+
+// nfkc normalises as unicodedata.normalize("NFKC", s).
+func nfkc(s string) string { return norm.NFKC.String(s) }
+
+// unsafeName reports why a name cannot be a path segment of the site, or "".
+func unsafeName(name string) string {
+	switch {
+	case name == "." || name == "..":
+		return "it is a relative folder name"
+	case strings.HasPrefix(name, "."):
+		return "it starts with a dot, and hosts hide such folders"
+	case strings.ContainsAny(name, "/\\"):
+		return "it contains a slash"
+	case len(name) > 200:
+		return "it is longer than 200 bytes"
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError || unicode.Is(unicode.Cf, r) {
+			return fmt.Sprintf("it contains the control or format character %U", r)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,88 @@
+// Package build runs skilldex's pipeline: it finds the skills in the
+// sources, parses and checks each (in parallel), assembles the catalog, and
+// writes the site. Load stops after the catalog; Build writes it out.
+package build
+
+import (
+	"context"
+	"runtime"
+	"sync"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/lint"
+	"github.com/skilldex/skilldex/build/skill"
+	"github.com/skilldex/skilldex/build/source"
+)
+
+// LoadOptions configure reading and checking the sources.
+type LoadOptions struct {
+	// Sources are folders and files, in order: a later one wins a name.
+	Sources []string
+	// Strict makes the checks those of the Agent Skills reference validator.
+	Strict bool
+	// Source limits; zero values take the defaults.
+	Source source.Options
+	// Workers bounds the parallelism; 0 means one per CPU.
+	Workers int
+}
+
+// Load reads, parses and checks every skill of the sources and returns the
+// catalog. It fails only when a source cannot be read at all; everything
+// wrong with a skill is in its diagnostics.
+func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
+	found, err := source.Discover(ctx, opt.Sources, opt.Source)
+	if err != nil {
+		return nil, err
+	}
+	skills := make([]*catalog.Skill, len(found.Inputs))
+	parallel(ctx, len(found.Inputs), opt.Workers, func(i int) {
+		s := skill.Parse(found.Inputs[i])
+		skills[i] = &catalog.Skill{Skill: s, Diagnostics: lint.Check(s, lint.Options{Strict: opt.Strict})}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	global := found.Diagnostics
+	for _, ws := range found.Workspaces {
+		var members []*skill.Skill
+		bySkill := map[*skill.Skill]*catalog.Skill{}
+		for _, s := range skills {
+			if s.Workspace == ws {
+				members = append(members, s.Skill)
+				bySkill[s.Skill] = s
+			}
+		}
+		per, g := lint.CheckWorkspace(ws, members)
+		for s, ds := range per {
+			cs := bySkill[s]
+			cs.Diagnostics = diag.Sort(append(cs.Diagnostics, ds...))
+		}
+		global = append(global, g...)
+	}
+	return catalog.New(skills, found.Workspaces, global), nil
+}
+
+// parallel runs fn(0..n-1) on up to workers goroutines.
+func parallel(ctx context.Context, n, workers int, fn func(i int)) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, n)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
