@@ -43,6 +43,8 @@ type Catalog struct {
 	Workspaces []*source.Workspace
 	// Diagnostics concern the sources, not one skill.
 	Diagnostics []diag.Diagnostic
+
+	taxonomies []*Taxonomy
 }
 
 // New builds the catalog. all must be in source order; each skill's
@@ -84,6 +86,7 @@ func New(all []*Skill, workspaces []*source.Workspace, global []diag.Diagnostic)
 		}
 	}
 	slices.SortFunc(c.Skills, func(a, b *Skill) int { return cmp.Compare(a.Name, b.Name) })
+	c.buildTaxonomies()
 	return c
 }
 

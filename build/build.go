@@ -1,0 +1,102 @@
+package build
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/siteinfo"
+)
+
+// Options configure a build.
+type Options struct {
+	LoadOptions
+	// Output is the site folder to write (default "public").
+	Output string
+	// Site is the site's title and base URL.
+	Site *siteinfo.Info
+	// NoMinify writes HTML, CSS and JavaScript as generated.
+	NoMinify bool
+	// Progress, when set, is told about each stage as it starts.
+	Progress func(stage string)
+}
+
+// A Writer writes one part of the site (pages, the JSON API, the search
+// index) from the catalog. Writers run one after another, each free to
+// parallelise its own work; they never parse sources again.
+type Writer interface {
+	// Name is the stage name shown in progress ("pages", "api", "search").
+	Name() string
+	Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info) error
+}
+
+// writers are the parts of a site, in the order they are written. Each
+// part of the site adds its writer here.
+var writers = []Writer{}
+
+// Result describes a finished build.
+type Result struct {
+	Catalog  *catalog.Catalog
+	Files    int
+	Duration time.Duration
+}
+
+// ErrStrict is returned when Strict is set and the inputs have findings.
+var ErrStrict = errors.New("the inputs have errors or warnings and --strict is set; nothing was written")
+
+// Build loads the sources and writes the site to opt.Output. The previous
+// site there is replaced only when everything succeeded.
+func Build(ctx context.Context, opt Options) (*Result, error) {
+	start := time.Now()
+	if opt.Output == "" {
+		opt.Output = "public"
+	}
+	if opt.Site == nil {
+		info, err := siteinfo.New("", "")
+		if err != nil {
+			return nil, err
+		}
+		opt.Site = info
+	}
+	progress := opt.Progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	progress("load")
+	c, err := Load(ctx, opt.LoadOptions)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Strict {
+		if s := c.Summarize(); s.Errors > 0 || s.Warnings > 0 {
+			return &Result{Catalog: c, Duration: time.Since(start)}, ErrStrict
+		}
+	}
+	out, err := output.Open(opt.Output, output.Options{Minify: !opt.NoMinify})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range writers {
+		if err := ctx.Err(); err != nil {
+			out.Abort()
+			return nil, err
+		}
+		progress(w.Name())
+		if err := w.Write(ctx, c, out, opt.Site); err != nil {
+			out.Abort()
+			return nil, fmt.Errorf("writing %s: %w", w.Name(), err)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		out.Abort()
+		return nil, err
+	}
+	files := len(out.Files())
+	if err := out.Commit(); err != nil {
+		return nil, err
+	}
+	return &Result{Catalog: c, Files: files, Duration: time.Since(start)}, nil
+}

@@ -1,0 +1,178 @@
+package catalog
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/yamltree"
+)
+
+// Taxonomy kinds, which are also the site's folder names.
+const (
+	Tags         = "tags"
+	Categories   = "categories"
+	Capabilities = "capabilities"
+	Types        = "types"
+)
+
+// Taxonomy is one way of grouping skills: by tag, category, capability or type.
+type Taxonomy struct {
+	Kind  string // tags, categories, capabilities, types
+	Title string // "Tags"
+	Terms []*Term
+}
+
+// Term is one value of a taxonomy and the published skills that have it.
+type Term struct {
+	Name   string
+	Slug   string
+	Skills []*Skill // sorted by name
+}
+
+// skillBagTag matches a SkillBag tag in a description: #group/name.
+var skillBagTag = regexp.MustCompile(`(?:^|\s)#([a-z0-9-]+/[A-Za-z0-9_-]+)`)
+
+// TagsOf returns a skill's tags: USK tags, metadata.tags (a list or
+// comma-separated text) and SkillBag #group/name tags in the description.
+func TagsOf(s *Skill) []string {
+	var out []string
+	if fm := s.Frontmatter; fm != nil {
+		out = append(out, fm.Tags...)
+		out = append(out, metaList(fm.Metadata, "tags")...)
+	}
+	for _, m := range skillBagTag.FindAllStringSubmatch(s.Description, -1) {
+		out = append(out, "#"+m[1])
+	}
+	return dedupe(out)
+}
+
+// CategoriesOf returns the USK category and metadata.category.
+func CategoriesOf(s *Skill) []string {
+	var out []string
+	if fm := s.Frontmatter; fm != nil {
+		if fm.Category != "" {
+			out = append(out, fm.Category)
+		}
+		out = append(out, metaList(fm.Metadata, "category")...)
+	}
+	return dedupe(out)
+}
+
+// CapabilitiesOf returns the USK capabilities.
+func CapabilitiesOf(s *Skill) []string {
+	if s.Frontmatter == nil {
+		return nil
+	}
+	return dedupe(s.Frontmatter.Capabilities)
+}
+
+func metaList(m *yamltree.Map, key string) []string {
+	v, ok := m.Get(key)
+	if !ok {
+		return nil
+	}
+	var out []string
+	switch x := v.(type) {
+	case string:
+		for _, p := range strings.Split(x, ",") {
+			out = append(out, strings.TrimSpace(p))
+		}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				out = append(out, strings.TrimSpace(s))
+			}
+		}
+	}
+	return out
+}
+
+// dedupe drops empty and case-insensitively repeated values, keeping order.
+func dedupe(in []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		k := strings.ToLower(s)
+		if s == "" || seen[k] || len(s) > 100 {
+			continue
+		}
+		seen[k] = true
+		out = append(out, s)
+	}
+	return out
+}
+
+// buildTaxonomy groups the published skills by the terms terms gives them.
+// Terms that differ only in case are one term, named by the spelling most
+// skills use (ties: the first in sort order).
+func buildTaxonomy(kind, title string, skills []*Skill, terms func(*Skill) []string) *Taxonomy {
+	type group struct {
+		spellings map[string]int
+		skills    []*Skill
+	}
+	groups := map[string]*group{}
+	for _, s := range skills {
+		for _, t := range terms(s) {
+			k := strings.ToLower(t)
+			g := groups[k]
+			if g == nil {
+				g = &group{spellings: map[string]int{}}
+				groups[k] = g
+			}
+			g.spellings[t]++
+			g.skills = append(g.skills, s)
+		}
+	}
+	tax := &Taxonomy{Kind: kind, Title: title}
+	for _, g := range groups {
+		name := ""
+		for sp, n := range g.spellings {
+			if name == "" || n > g.spellings[name] || (n == g.spellings[name] && sp < name) {
+				name = sp
+			}
+		}
+		tax.Terms = append(tax.Terms, &Term{Name: name, Skills: g.skills})
+	}
+	slices.SortFunc(tax.Terms, func(a, b *Term) int {
+		return cmp.Or(cmp.Compare(strings.ToLower(a.Name), strings.ToLower(b.Name)), cmp.Compare(a.Name, b.Name))
+	})
+	used := map[string]bool{}
+	for _, t := range tax.Terms {
+		slug := siteinfo.Slug(t.Name)
+		for i := 2; used[slug]; i++ {
+			slug = fmt.Sprintf("%s-%d", siteinfo.Slug(t.Name), i)
+		}
+		used[slug] = true
+		t.Slug = slug
+		slices.SortFunc(t.Skills, func(a, b *Skill) int { return cmp.Compare(a.Name, b.Name) })
+	}
+	return tax
+}
+
+// Taxonomies returns the catalog's taxonomies in a fixed order.
+func (c *Catalog) Taxonomies() []*Taxonomy {
+	return c.taxonomies
+}
+
+// Taxonomy returns the taxonomy of kind, or nil.
+func (c *Catalog) Taxonomy(kind string) *Taxonomy {
+	for _, t := range c.taxonomies {
+		if t.Kind == kind {
+			return t
+		}
+	}
+	return nil
+}
+
+func (c *Catalog) buildTaxonomies() {
+	c.taxonomies = []*Taxonomy{
+		buildTaxonomy(Tags, "Tags", c.Skills, TagsOf),
+		buildTaxonomy(Categories, "Categories", c.Skills, CategoriesOf),
+		buildTaxonomy(Capabilities, "Capabilities", c.Skills, CapabilitiesOf),
+	}
+}

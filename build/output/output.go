@@ -1,0 +1,282 @@
+// Package output writes a site: every file goes into a hidden folder beside
+// the destination, minified by type, and the folder is swapped in only when
+// the whole build succeeded. A failed or interrupted build leaves the
+// previous site as it was, and skilldex never replaces a non-empty folder
+// it did not make.
+package output
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/tdewolff/minify/v2"
+	"github.com/tdewolff/minify/v2/css"
+	"github.com/tdewolff/minify/v2/html"
+	"github.com/tdewolff/minify/v2/js"
+	"github.com/tdewolff/minify/v2/svg"
+	"github.com/tdewolff/minify/v2/xml"
+)
+
+// Marker is the file that marks a folder as a site skilldex made. Its
+// presence is what allows a later build to replace the folder.
+const Marker = ".skilldex-site"
+
+const markerContent = "This folder is a site built by skilldex; skilldex may replace it.\n"
+
+// Options configure a Writer.
+type Options struct {
+	// Minify minifies HTML, CSS, JavaScript, SVG and XML files.
+	Minify bool
+}
+
+// Writer collects a site's files in a temporary folder. It is safe for
+// concurrent use.
+type Writer struct {
+	dest, tmp string
+	opt       Options
+	m         *minify.M
+
+	mu    sync.Mutex
+	files map[string]int64
+	done  bool
+}
+
+// Open prepares to write the site that will replace dest. It fails when
+// dest exists, is not empty, and was not made by skilldex.
+func Open(dest string, opt Options) (*Writer, error) {
+	dest = filepath.Clean(dest)
+	if err := checkReplaceable(dest); err != nil {
+		return nil, err
+	}
+	parent := filepath.Dir(dest)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create %s: %w", parent, err)
+	}
+	removeStale(dest)
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return nil, err
+	}
+	tmp := filepath.Join(parent, tmpPrefix(dest)+hex.EncodeToString(rnd[:]))
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		return nil, fmt.Errorf("cannot create the build folder: %w", err)
+	}
+	w := &Writer{dest: dest, tmp: tmp, opt: opt, files: map[string]int64{}}
+	if opt.Minify {
+		w.m = newMinifier()
+	}
+	if err := os.WriteFile(filepath.Join(tmp, Marker), []byte(markerContent), 0o644); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+func tmpPrefix(dest string) string { return "." + filepath.Base(dest) + ".skilldex-" }
+
+// removeStale deletes build folders that an interrupted build left behind.
+func removeStale(dest string) {
+	entries, err := os.ReadDir(filepath.Dir(dest))
+	if err != nil {
+		return
+	}
+	prefix := tmpPrefix(dest)
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), prefix) {
+			p := filepath.Join(filepath.Dir(dest), e.Name())
+			if _, err := os.Stat(filepath.Join(p, Marker)); err == nil {
+				os.RemoveAll(p)
+			}
+		}
+	}
+}
+
+// checkReplaceable allows a missing or empty dest, or one with the marker.
+func checkReplaceable(dest string) error {
+	st, err := os.Lstat(dest)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("refusing to replace %s: it is a file, not a folder; choose another output folder (-o)", dest)
+	}
+	if _, err := os.Stat(filepath.Join(dest, Marker)); err == nil {
+		return nil
+	}
+	entries, err := os.ReadDir(dest)
+	if err != nil {
+		return err
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("refusing to replace %s: it is not empty and was not made by skilldex (no %s in it); choose another output folder (-o) or empty it", dest, Marker)
+	}
+	return nil
+}
+
+func newMinifier() *minify.M {
+	m := minify.New()
+	m.Add("text/html", &html.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepQuotes: true, KeepDefaultAttrVals: true})
+	m.AddFunc("text/css", css.Minify)
+	m.AddFunc("application/javascript", js.Minify)
+	m.AddFunc("image/svg+xml", svg.Minify)
+	m.AddFunc("application/xml", xml.Minify)
+	return m
+}
+
+func mediaType(p string) string {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".html":
+		return "text/html"
+	case ".css":
+		return "text/css"
+	case ".js", ".mjs":
+		return "application/javascript"
+	case ".svg":
+		return "image/svg+xml"
+	case ".xml":
+		return "application/xml"
+	}
+	return ""
+}
+
+// Dir returns the folder being written, for writers (such as bleve) that
+// create their files themselves under a path reserved with Reserve.
+func (w *Writer) Dir() string { return w.tmp }
+
+func (w *Writer) claim(p string, size int64) (string, error) {
+	if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
+		return "", fmt.Errorf("output: invalid site path %q", p)
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
+		return "", errors.New("output: write after Commit or Abort")
+	}
+	if _, dup := w.files[p]; dup {
+		return "", fmt.Errorf("output: %s written twice", p)
+	}
+	w.files[p] = size
+	full := filepath.Join(w.tmp, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		return "", err
+	}
+	return full, nil
+}
+
+// WriteFile writes data to the site path p, minifying it when its type
+// allows and Options.Minify is set.
+func (w *Writer) WriteFile(p string, data []byte) error {
+	if w.m != nil {
+		if mt := mediaType(p); mt != "" {
+			var buf bytes.Buffer
+			if err := w.m.Minify(mt, &buf, bytes.NewReader(data)); err != nil {
+				return fmt.Errorf("minify %s: %w", p, err)
+			}
+			data = buf.Bytes()
+		}
+	}
+	return w.WriteRaw(p, data)
+}
+
+// WriteRaw writes data to p exactly as given.
+func (w *Writer) WriteRaw(p string, data []byte) error {
+	full, err := w.claim(p, int64(len(data)))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(full, data, 0o644)
+}
+
+// Create opens p for streaming raw content.
+func (w *Writer) Create(p string) (io.WriteCloser, error) {
+	full, err := w.claim(p, -1)
+	if err != nil {
+		return nil, err
+	}
+	return os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+}
+
+// Reserve claims the folder p for a writer that fills it itself through
+// Dir(); the returned path is where to write.
+func (w *Writer) Reserve(p string) (string, error) {
+	full, err := w.claim(p, -1)
+	if err != nil {
+		return "", err
+	}
+	return full, os.MkdirAll(full, 0o755)
+}
+
+// Files returns the site paths written so far, sorted.
+func (w *Writer) Files() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := make([]string, 0, len(w.files))
+	for p := range w.files {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Commit replaces the destination with the new site.
+func (w *Writer) Commit() error {
+	w.mu.Lock()
+	if w.done {
+		w.mu.Unlock()
+		return errors.New("output: Commit after Commit or Abort")
+	}
+	w.done = true
+	w.mu.Unlock()
+	if err := checkReplaceable(w.dest); err != nil {
+		os.RemoveAll(w.tmp)
+		return err
+	}
+	if err := swap(w.tmp, w.dest); err != nil {
+		os.RemoveAll(w.tmp)
+		return fmt.Errorf("cannot put the new site in place at %s: %w", w.dest, err)
+	}
+	return nil
+}
+
+// Abort discards everything written.
+func (w *Writer) Abort() {
+	w.mu.Lock()
+	w.done = true
+	w.mu.Unlock()
+	os.RemoveAll(w.tmp)
+}
+
+// swap makes tmp the new dest. Where the system can exchange two folders
+// atomically, readers never see dest missing or half-written; elsewhere
+// dest is missing for the moment between two renames.
+func swap(tmp, dest string) error {
+	if _, err := os.Lstat(dest); errors.Is(err, fs.ErrNotExist) {
+		return os.Rename(tmp, dest)
+	}
+	if err := exchange(tmp, dest); err == nil {
+		return os.RemoveAll(tmp) // tmp now holds the previous site
+	}
+	old := tmp + ".old"
+	if err := os.Rename(dest, old); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dest); err != nil {
+		os.Rename(old, dest)
+		return err
+	}
+	return os.RemoveAll(old)
+}

@@ -1,0 +1,130 @@
+// Package siteinfo describes the site being built: its title and base URL,
+// and where each of its files lives. Every writer asks it for paths and
+// links, so that a site published under a sub-path (a GitHub project site
+// lives under /<repo>/) links correctly everywhere.
+package siteinfo
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode"
+)
+
+// Info is the site-wide configuration the writers share.
+type Info struct {
+	Title       string
+	Description string
+	// Base is the URL the site is served from. Its path always ends in "/".
+	// Without a host, links are root-relative and feeds and sitemaps, which
+	// need absolute URLs, use the path alone.
+	Base *url.URL
+	// Repository is the source repository's URL, if known, for install
+	// snippets and "edit" links.
+	Repository string
+}
+
+// New returns Info for a base URL such as "https://acme.github.io/skills/"
+// or "/skills/". An empty base means the site root "/".
+func New(title, base string) (*Info, error) {
+	if base == "" {
+		base = "/"
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return nil, fmt.Errorf("base URL %q: %v", base, err)
+	}
+	if u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
+		return nil, fmt.Errorf("base URL %q: want http or https, not %s", base, u.Scheme)
+	}
+	if u.Scheme != "" && u.Host == "" {
+		return nil, fmt.Errorf("base URL %q has no host", base)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("base URL %q must not have a query or fragment", base)
+	}
+	if !strings.HasPrefix(u.Path, "/") {
+		u.Path = "/" + u.Path
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	u.RawPath = ""
+	if title == "" {
+		title = "Skills"
+	}
+	return &Info{Title: title, Base: u}, nil
+}
+
+// Link returns the root-relative URL of a site path ("skills/x/" ->
+// "/repo/skills/x/"). Site paths are slash-separated and unescaped.
+func (i *Info) Link(sitePath string) string {
+	return i.Base.Path + EscapePath(sitePath)
+}
+
+// URL returns the absolute URL of a site path, or Link when the base URL
+// has no host.
+func (i *Info) URL(sitePath string) string {
+	if i.Base.Host == "" {
+		return i.Link(sitePath)
+	}
+	return i.Base.Scheme + "://" + i.Base.Host + i.Link(sitePath)
+}
+
+// Absolute reports whether URL gives absolute URLs.
+func (i *Info) Absolute() bool { return i.Base.Host != "" }
+
+// EscapePath percent-encodes each segment of a slash-separated path.
+func EscapePath(p string) string {
+	segs := strings.Split(p, "/")
+	for j, s := range segs {
+		segs[j] = url.PathEscape(s)
+	}
+	return strings.Join(segs, "/")
+}
+
+// Paths of the site's files, relative to the site root (DESIGN.md, output
+// contract). Page paths end in "/"; their file is FileOf(path).
+func SkillPage(name string) string          { return "skills/" + name + "/" }
+func SkillFile(name, file string) string    { return "skills/" + name + "/" + file }
+func SkillMarkdown(name string) string      { return "skills/" + name + "/index.html.md" }
+func SkillArchive(name string) string       { return "skills/" + name + "/" + name + ".skill" }
+func APISkill(name string) string           { return "api/v1/skills/" + name + ".json" }
+func APIQuery(name, file string) string     { return "api/v1/skills/" + name + "/" + file + ".json" }
+func APIPaths(name string) string           { return "api/v1/skills/" + name + "/paths.json" }
+func TaxonomyPage(kind, slug string) string { return kind + "/" + slug + "/" }
+func TaxonomyIndex(kind string) string      { return kind + "/" }
+
+// FileOf returns the file that serves a site path: "x/" -> "x/index.html".
+func FileOf(sitePath string) string {
+	if sitePath == "" || strings.HasSuffix(sitePath, "/") {
+		return sitePath + "index.html"
+	}
+	return sitePath
+}
+
+// Slug turns a taxonomy term into a path segment: lowercase letters and
+// digits (any script) separated by single hyphens; "C++" becomes "c-plus-plus"
+// and "C#" "c-sharp" so that they do not collide with "c".
+func Slug(term string) string {
+	term = strings.NewReplacer("++", " plus plus ", "#", " sharp ", "+", " plus ").Replace(term)
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(term) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.TrimSuffix(b.String(), "-")
+	if s == "" {
+		s = fmt.Sprintf("term-%x", term)
+		if len(s) > 40 {
+			s = s[:40]
+		}
+	}
+	return s
+}
