@@ -9,6 +9,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
 )
@@ -166,22 +167,10 @@ func keyValue(m *yaml.Node, key string) (k, v *yaml.Node) {
 
 // suggestName turns a folder name into a valid skill name for messages.
 func suggestName(dir string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(dir) {
-		if isAlnum(r) {
-			b.WriteRune(r)
-			dash = false
-		} else if !dash && b.Len() > 0 {
-			b.WriteByte('-')
-			dash = true
-		}
+	if s := siteinfo.Hyphenate(dir); s != "" {
+		return s
 	}
-	s := strings.TrimSuffix(b.String(), "-")
-	if s == "" {
-		return "my-skill"
-	}
-	return s
+	return "my-skill"
 }
 
 func (c *checker) body() {

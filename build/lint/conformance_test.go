@@ -3,7 +3,6 @@ package lint_test
 import (
 	"context"
 	"encoding/csv"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -27,27 +26,8 @@ func load(t *testing.T, strict bool, sources ...string) *catalog.Catalog {
 
 // refVerdicts reads what skills-ref said about every corpus skill.
 func refVerdicts(t *testing.T) map[string][]string {
-	f, err := os.Open(testutil.Shared(t, "conformance", "reference-validator-on-corpus.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comma = '\t'
-	r.LazyQuotes = true
-	r.FieldsPerRecord = -1
 	out := map[string][]string{}
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rec[0] == "skill_dir" {
-			continue
-		}
+	for _, rec := range readTSV(t, "conformance", "reference-validator-on-corpus.tsv") {
 		n, _ := strconv.Atoi(rec[1])
 		var msgs []string
 		if n > 0 {
@@ -140,4 +120,24 @@ func TestWholeCorpusLoads(t *testing.T) {
 			}
 		}
 	}
+}
+
+// readTSV reads a tab-separated file of the shared folder, without its
+// header line.
+func readTSV(t *testing.T, elem ...string) [][]string {
+	t.Helper()
+	f, err := os.Open(testutil.Shared(t, elem...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.Comma = '\t'
+	r.LazyQuotes = true
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs[1:]
 }

@@ -2,7 +2,6 @@ package lint_test
 
 import (
 	"context"
-	"encoding/csv"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -22,21 +21,8 @@ type refCase struct {
 }
 
 func refCases(t *testing.T) []refCase {
-	f, err := os.Open(testutil.Shared(t, "conformance", "skills-ref", "CASES.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.Comma = '\t'
-	r.LazyQuotes = true
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []refCase
-	for _, rec := range recs[1:] {
+	for _, rec := range readTSV(t, "conformance", "skills-ref", "CASES.tsv") {
 		out = append(out, refCase{rec[0], rec[1], rec[2], rec[3]})
 	}
 	return out

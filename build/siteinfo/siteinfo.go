@@ -108,9 +108,23 @@ func FileOf(sitePath string) string {
 // and "C#" "c-sharp" so that they do not collide with "c".
 func Slug(term string) string {
 	term = strings.NewReplacer("++", " plus plus ", "#", " sharp ", "+", " plus ").Replace(term)
+	s := Hyphenate(term)
+	if s == "" {
+		s = fmt.Sprintf("term-%x", term)
+		if len(s) > 40 {
+			s = s[:40]
+		}
+	}
+	return s
+}
+
+// Hyphenate lowercases s and keeps its letters and digits (any script),
+// joining the runs between them with single hyphens: "My Skill_v2" ->
+// "my-skill-v2".
+func Hyphenate(s string) string {
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(term) {
+	for _, r := range strings.ToLower(s) {
 		if unicode.IsLetter(r) || unicode.IsDigit(r) {
 			b.WriteRune(r)
 			dash = false
@@ -119,12 +133,5 @@ func Slug(term string) string {
 			dash = true
 		}
 	}
-	s := strings.TrimSuffix(b.String(), "-")
-	if s == "" {
-		s = fmt.Sprintf("term-%x", term)
-		if len(s) > 40 {
-			s = s[:40]
-		}
-	}
-	return s
+	return strings.TrimSuffix(b.String(), "-")
 }

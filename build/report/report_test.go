@@ -1,0 +1,181 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+const catalogTxtar = `
+-- good/SKILL.md --
+---
+name: good
+description: A skill with nothing wrong, for the report tests.
+---
+Body.
+-- bad/SKILL.md --
+---
+name: Bad
+description: A skill whose name breaks the pattern, with 100% "quotes", commas.
+---
+Body.
+-- worse/SKILL.md --
+no frontmatter
+`
+
+func loadCatalog(t *testing.T) *catalog.Catalog {
+	t.Helper()
+	dir := testutil.WriteTxtar(t, t.TempDir(), catalogTxtar)
+	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestJSONShape(t *testing.T) {
+	c := loadCatalog(t)
+	var buf bytes.Buffer
+	if err := JSON(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	// The shape of DESIGN.md's CLI contract, read back generically.
+	var r struct {
+		Skills []struct {
+			Name, Path, Format, Status string
+			Diagnostics                []map[string]any
+		}
+		Summary map[string]int
+	}
+	if err := json.Unmarshal(buf.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Skills) != 3 || r.Summary["skills"] != 3 || r.Summary["rejected"] != 1 {
+		t.Fatalf("report: %s", buf.String())
+	}
+	statuses := map[string]string{}
+	for _, s := range r.Skills {
+		statuses[s.Path[strings.LastIndex(s.Path, "/")+1:]] = s.Status
+		for _, d := range s.Diagnostics {
+			for _, k := range []string{"code", "severity", "message", "file", "line", "column"} {
+				if _, ok := d[k]; !ok {
+					t.Errorf("diagnostic without %q: %v", k, d)
+				}
+			}
+		}
+	}
+	if statuses["good"] != "approved" || statuses["bad"] != "caution" || statuses["worse"] != "rejected" {
+		t.Errorf("statuses %v", statuses)
+	}
+}
+
+func TestGitHubAnnotations(t *testing.T) {
+	c := loadCatalog(t)
+	var buf bytes.Buffer
+	if err := GitHub(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"::error file=", "::warning file=", ",line=", ",col=", "title=skilldex frontmatter-missing::"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if strings.HasPrefix(line, "::") && strings.Count(line, "::") != 2 {
+			t.Errorf("unescaped '::' in %q", line)
+		}
+	}
+	if got := ghData("50% done\nnext"); got != "50%25 done%0Anext" {
+		t.Errorf("ghData = %q", got)
+	}
+	if got := ghProperty("a:b,c"); got != "a%3Ab%2Cc" {
+		t.Errorf("ghProperty = %q", got)
+	}
+}
+
+// TestSARIFValid validates the SARIF output against the official SARIF
+// 2.1.0 schema (testdata/sarif-schema-2.1.0.json).
+func TestSARIFValid(t *testing.T) {
+	f, err := os.Open("testdata/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	comp := jsonschema.NewCompiler()
+	comp.AssertFormat()
+	if err := comp.AddResource("sarif.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	// This copy keeps the rules of the log object in definitions/Root.
+	sch, err := comp.Compile("sarif.json#/definitions/Root")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The schema must be able to fail: a log without runs is invalid.
+	if broken, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"version":"2.1.0","runz":[]}`)); sch.Validate(broken) == nil {
+		t.Fatal("the schema accepts a broken log; it checks nothing")
+	}
+	c := loadCatalog(t)
+	var buf bytes.Buffer
+	if err := SARIF(&buf, c, "test"); err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(inst); err != nil {
+		t.Fatalf("SARIF output is not valid SARIF 2.1.0: %v", err)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string
+				RuleIndex int
+				Level     string
+			}
+			Tool struct {
+				Driver struct{ Rules []struct{ ID string } }
+			}
+		}
+	}
+	var again bytes.Buffer
+	SARIF(&again, c, "test")
+	json.Unmarshal(again.Bytes(), &log)
+	run := log.Runs[0]
+	if len(run.Results) == 0 {
+		t.Fatal("no results")
+	}
+	for _, r := range run.Results {
+		if r.RuleIndex < 0 || run.Tool.Driver.Rules[r.RuleIndex].ID != r.RuleID {
+			t.Errorf("result %s points at rule %d", r.RuleID, r.RuleIndex)
+		}
+	}
+}
+
+func TestTextSummary(t *testing.T) {
+	c := loadCatalog(t)
+	var buf bytes.Buffer
+	Text(&buf, c, false)
+	out := buf.String()
+	if !strings.Contains(out, "3 skills: 1 approved, 1 caution, 1 rejected") {
+		t.Errorf("summary missing in\n%s", out)
+	}
+	if strings.Contains(out, ": info: ") {
+		t.Error("info printed without verbose")
+	}
+}
