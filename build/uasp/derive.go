@@ -1135,6 +1135,7 @@ var (
 	intentRe = regexp.MustCompile(`(?i)\b(?:use|invoke|trigger|activate|apply)(?: (?:this|it))?(?: skill)? (?:when(?:ever)?|for|if)\b:?\s*([^.]+)`)
 	extRe    = regexp.MustCompile(`(?:^|[\s(\x60'"/,])\.([a-z][a-z0-9]{0,5})\b`)
 	wordRe   = regexp.MustCompile(`[a-z][a-z0-9]*(?:-[a-z0-9]+)*`)
+	notWords = regexp.MustCompile("\\$\\{?[a-z_][a-z0-9_]*\\}?|[a-z][a-z0-9+.-]*://\\S+|`[^`]*`")
 )
 
 // notExtensions are ".x" words that are not file types.
@@ -1187,8 +1188,10 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 		}
 	}
 	desc := strings.ToLower(s.Description)
+	// Variables, URLs and code are not words a user would say.
+	plainDesc := notWords.ReplaceAllString(desc, " ")
 	n := 0
-	for _, w := range wordRe.FindAllString(desc, -1) {
+	for _, w := range wordRe.FindAllString(plainDesc, -1) {
 		if len(w) >= 4 && !stopwords[w] && n < 8 {
 			if !seen[w] {
 				n++

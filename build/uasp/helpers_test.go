@@ -2,6 +2,8 @@ package uasp
 
 import (
 	"context"
+	"sort"
+	"strconv"
 	"testing"
 
 	"github.com/skilldex/skilldex/build/skill"
@@ -39,3 +41,14 @@ func skillFrom(tb testing.TB, archive string) *skill.Skill {
 	}
 	return skill.Parse(found.Inputs[0])
 }
+
+func sortedKeys(m map[string]int) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -184,6 +184,7 @@ func parseConstraint(text, mask string) (ruleKind, string) {
 			action = clean(text)
 		}
 		action = strings.TrimPrefix(action, "to ")
+		action = firstClause(action)
 		if words(action) < 2 && kw != "avoid" {
 			return ruleNone, ""
 		}
@@ -200,8 +201,23 @@ func parseConstraint(text, mask string) (ruleKind, string) {
 		if words(text) < 3 {
 			return ruleNone, ""
 		}
-		return kind, capitalize(clean(text))
+		return kind, capitalize(firstClause(clean(text)))
 	}
+}
+
+// clauseBreak is a dash or colon followed by a new capitalised clause:
+// "Mutate directly - Always use immutable updates", "Type assertions: Use
+// type guards instead". The rule is what comes before it.
+var clauseBreak = regexp.MustCompile(` (?:-|–|—|:) +[A-Z]`)
+
+func firstClause(s string) string {
+	if loc := clauseBreak.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		return strings.TrimSpace(s[:loc[0]])
+	}
+	if i := strings.Index(s, ": "); i > 0 && i+2 < len(s) && s[i+2] >= 'A' && s[i+2] <= 'Z' {
+		return s[:i]
+	}
+	return s
 }
 
 // clean trims blanks, emphasis leftovers and stops from a piece of text.

@@ -59,11 +59,11 @@ var twoLevel = map[string]map[string]bool{
 	"docker": {"compose": true, "container": true, "image": true, "network": true, "volume": true, "buildx": true},
 	"git":    {"remote": true, "stash": true, "worktree": true, "submodule": true},
 	"npm":    {"run": true}, "pnpm": {"run": true}, "yarn": {"run": true}, "bun": {"run": true},
-	"go": {"mod": true, "work": true}, "kubectl": {"config": true, "rollout": true}, "helm": {"repo": true},
+	"go": {"mod": true, "work": true}, "uv": {"pip": true, "tool": true}, "conda": {"env": true}, "kubectl": {"config": true, "rollout": true}, "helm": {"repo": true},
 }
 
 var (
-	programRe    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_+-]*$`)
+	programRe    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*[A-Za-z0-9]$|^[A-Za-z]$`)
 	subcommandRe = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 	assignRe     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
 	heredocRe    = regexp.MustCompile(`<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`)
@@ -127,7 +127,13 @@ func shellCalls(lines []codeLine, console bool) []shellCall {
 			continue
 		}
 		if strings.HasPrefix(t, "#") {
-			comment = strings.TrimSpace(strings.TrimLeft(t, "#"))
+			// Consecutive comment lines are one comment.
+			c := strings.TrimSpace(strings.TrimLeft(t, "#"))
+			if comment != "" && c != "" {
+				comment += " " + c
+			} else if c != "" {
+				comment = c
+			}
 			continue
 		}
 		// Continuation lines join the command.
@@ -273,8 +279,19 @@ func shellFields(s string) []string {
 	return out
 }
 
+// assignSubst is NAME=$(command): the command substituted is what runs.
+var assignSubst = regexp.MustCompile(`^(?:local\s+|export\s+)?[A-Za-z_][A-Za-z0-9_]*="?\$\((.*)\)"?$`)
+
 // parseCall finds the program and subcommands of one simple command.
 func parseCall(seg string) (shellCall, bool) {
+	if m := assignSubst.FindStringSubmatch(strings.TrimSpace(seg)); m != nil {
+		for _, inner := range splitSegments(m[1]) {
+			if c, ok := parseCall(inner); ok {
+				return c, true
+			}
+		}
+		return shellCall{}, false
+	}
 	words := shellFields(seg)
 	i := 0
 	for i < len(words) && (assignRe.MatchString(words[i]) || wrappers[words[i]] || words[i] == "!") {
@@ -312,13 +329,14 @@ func parseCall(seg string) (shellCall, bool) {
 // CLI skill.
 func isSetup(key string) bool {
 	parts := strings.Split(key, ".")
-	if len(parts) < 2 {
+	switch parts[0] {
+	case "pip", "pip3", "npm", "pnpm", "yarn", "uv", "conda", "brew", "apt", "apt-get", "cargo", "go", "gem", "bun", "mamba", "poetry", "dotnet":
+	default:
 		return false
 	}
-	switch parts[1] {
-	case "install", "add", "i", "sync", "init", "create":
-		switch parts[0] {
-		case "pip", "pip3", "npm", "pnpm", "yarn", "uv", "conda", "brew", "apt", "apt-get", "cargo", "go", "gem", "bun", "npx", "mamba", "poetry", "dotnet":
+	for _, p := range parts[1:] {
+		switch p {
+		case "install", "add", "i", "sync", "init", "create", "get":
 			return true
 		}
 	}
