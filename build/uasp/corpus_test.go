@@ -63,6 +63,9 @@ func TestCorpusDerivation(t *testing.T) {
 		if y2, _ := MarshalYAML(d2); !bytes.Equal(y1, y2) {
 			t.Errorf("%s: derivation is not deterministic", s.Path)
 		}
+		if !bytes.Contains(ToMarkdown(d), []byte("# "+metaName(s.Name)+"\n")) {
+			t.Errorf("%s: Markdown has no title", s.Path)
+		}
 		back := decodeMap(t, y1)
 		if v := ContentVersion(back); v != d.Version {
 			t.Errorf("%s: YAML reads back with version %s, want %s", s.Path, v, d.Version)
@@ -154,6 +157,9 @@ func FuzzDerive(f *testing.F) {
 		}
 		if _, err := MarshalYAML(d); err != nil {
 			t.Fatal(err)
+		}
+		if md := ToMarkdown(d); len(md) == 0 {
+			t.Fatal("no Markdown")
 		}
 		for _, p := range d.Paths() {
 			if a := d.Query(p, nil); !a.Found {
