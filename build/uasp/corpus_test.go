@@ -74,6 +74,9 @@ func TestCorpusDerivation(t *testing.T) {
 			if line < 1 || (s.Doc != nil && line > bytes.Count(s.Doc.Text, []byte("\n"))+1) {
 				t.Errorf("%s: origin of %s is line %d", s.Path, path, line)
 			}
+			if a := d.Query(path, nil); !a.Found {
+				t.Errorf("%s: origin key %s is not a query path that resolves", s.Path, path)
+			}
 		}
 	}
 	share := float64(covered) / float64(total)

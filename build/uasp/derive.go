@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -388,15 +389,12 @@ func (d *deriver) addSource(dest, label string, line int) {
 	d.sources = append(d.sources, &s)
 	d.sourceByDest[key] = &s
 	d.sourceByDest["\x01"+dest] = &s
+	d.sourceByDest["\x02"+s.id] = &s
 }
 
 func (d *deriver) sourceID(id string) bool {
-	for _, s := range d.sources {
-		if s.id == id {
-			return true
-		}
-	}
-	return false
+	_, taken := d.sourceByDest["\x02"+id]
+	return taken
 }
 
 // code reads a code block: environment variables always, commands when it
@@ -655,30 +653,44 @@ func (d *deriver) noteEnv(name, purpose, def string, prose bool, line int) {
 
 // envInText finds $VARS in prose; the sentence is their purpose.
 func (d *deriver) envInText(t string, line int) {
-	for _, m := range dollarVarRe.FindAllStringSubmatchIndex(t, -1) {
+	matches := dollarVarRe.FindAllStringSubmatchIndex(t, -1)
+	if len(matches) == 0 {
+		return
+	}
+	// Sentence ends, found once: a stop followed by a blank.
+	var stops []int
+	for j := 0; j+1 < len(t); j++ {
+		if (t[j] == '.' || t[j] == '!' || t[j] == '?') && t[j+1] == ' ' {
+			stops = append(stops, j+1)
+		}
+	}
+	for _, m := range matches {
 		name := t[m[2]:m[3]]
 		def := ""
 		if m[4] >= 0 {
 			def = t[m[4]:m[5]]
 		}
-		d.noteEnv(name, cut(collapse(sentenceAround(t, m[0])), 200), def, true, line)
-	}
-}
-
-// sentenceAround returns the sentence of t that holds offset i.
-func sentenceAround(t string, i int) string {
-	start := strings.LastIndexAny(t[:i], ".!?")
-	for start >= 0 && start+1 < len(t) && t[start+1] != ' ' {
-		start = strings.LastIndexAny(t[:start], ".!?")
-	}
-	end := len(t)
-	for j := i; j < len(t)-1; j++ {
-		if (t[j] == '.' || t[j] == '!' || t[j] == '?') && t[j+1] == ' ' {
-			end = j + 1
-			break
+		if e, ok := d.env[name]; ok && e.prose && (def == "" || e.def != "") {
+			continue // its purpose is known; say nothing twice
 		}
+		i := sort.SearchInts(stops, m[0]+1) // first stop after the match
+		start, end := 0, len(t)
+		if i > 0 {
+			start = stops[i-1]
+		}
+		if i < len(stops) {
+			end = stops[i]
+		}
+		// A purpose is at most 200 characters: look no further around.
+		start, end = max(start, m[0]-400), min(end, m[1]+400)
+		for start > 0 && !utf8.RuneStart(t[start]) {
+			start--
+		}
+		for end < len(t) && !utf8.RuneStart(t[end]) {
+			end++
+		}
+		d.noteEnv(name, cut(collapse(t[start:end]), 200), def, true, line)
 	}
-	return strings.TrimSpace(t[start+1 : end])
 }
 
 // envInCode finds environment variables a code block reads; in shell, the

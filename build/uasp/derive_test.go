@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/skilldex/skilldex/build/skill"
 )
 
 // deriveDoc derives the document of a SKILL.md with the given description
@@ -239,4 +242,43 @@ examples:
 		{"triggers.keywords", `["agents","social platform","colony","talk"]`, 0},
 		{"meta.type", `"cli"`, 0},
 	})
+}
+
+// TestDerivePathological: inputs built to make a careless rule quadratic
+// (a paragraph of 20,000 $VARs took 8 s before purposes were bounded) must
+// each derive quickly.
+func TestDerivePathological(t *testing.T) {
+	bodies := map[string]string{
+		"vars":      strings.Repeat("$AB.", 20000),
+		"distinct":  strings.Repeat("$A$B$C$D$E$F$G$H$I$J$K$L ", 2000),
+		"stops":     strings.Repeat("a. B", 20000),
+		"links":     strings.Repeat("[a](http://x.com/a) [b](http://x.com/b", 3000),
+		"steps":     strings.Repeat("1. a\n", 5000),
+		"chain":     "```bash\n" + strings.Repeat("git commit -m x && ", 5000) + "\n```\n",
+		"substs":    "```bash\n" + strings.Repeat("git a$(b\n", 5000) + "```\n",
+		"heredocs":  "```bash\n" + strings.Repeat("cat <<EOF\n", 5000) + "```\n",
+		"nesting":   strings.Repeat("- ", 2000) + "x\n",
+		"rules":     strings.Repeat("Never do this thing now. If a b, c d. ", 3000),
+		"parens":    "If " + strings.Repeat("(", 20000) + "a, b c",
+		"tablecell": "|a|b|\n|-|-|\n" + strings.Repeat("|$AB [x](y)|z|\n", 5000),
+	}
+	for name, b := range bodies {
+		start := time.Now()
+		s := &skill.Skill{Name: "x", Description: "d", Body: []byte(b), BodyLine: 1}
+		root, origins, err := Deterministic{}.Convert(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := &Document{Root: arrange(root), Derived: true, Origins: origins, skill: "x"}
+		d.stamp()
+		if ps := Validate(d.Root); len(ps) != 0 {
+			t.Errorf("%s: %v", name, ps)
+		}
+		for _, p := range d.Paths() {
+			d.Query(p, nil)
+		}
+		if el := time.Since(start); el > 3*time.Second {
+			t.Errorf("%s: %d bytes took %v", name, len(b), el)
+		}
+	}
 }

@@ -267,13 +267,33 @@ func matchesAll(item any, filters []Filter) bool {
 // it reached for the not-found hint.
 type resolver struct {
 	budget    int
+	path      string
+	ends      []int // ends[i]: end of segment i in path
 	deepest   *yamltree.Map
 	deepestAt int
 	deepPath  []string
 }
 
 func (r *resolver) resolve(v any, segs []string) (any, bool) {
+	// Runs of segments joined by dots are slices of the path, made once.
+	r.path = strings.Join(segs, ".")
+	r.ends = make([]int, len(segs))
+	end := -1
+	for i, s := range segs {
+		end += 1 + len(s)
+		r.ends[i] = end
+	}
 	return r.walk(v, segs, 0, nil)
+}
+
+// run returns segs[:n] joined by dots, where segs is a suffix of the path.
+func (r *resolver) run(segs []string, n int) string {
+	first := len(r.ends) - len(segs)
+	start := 0
+	if first > 0 {
+		start = r.ends[first-1] + 1
+	}
+	return r.path[start:r.ends[first+n-1]]
 }
 
 func (r *resolver) walk(v any, segs []string, depth int, trail []string) (any, bool) {
@@ -290,7 +310,7 @@ func (r *resolver) walk(v any, segs []string, depth int, trail []string) (any, b
 			r.deepest, r.deepestAt, r.deepPath = x, depth, slices.Clone(trail)
 		}
 		for n := len(segs); n >= 1; n-- {
-			key := strings.Join(segs[:n], ".")
+			key := r.run(segs, n)
 			if c, ok := x.Get(key); ok {
 				if got, ok := r.walk(c, segs[n:], depth+1, append(trail, key)); ok {
 					return got, true
@@ -299,7 +319,7 @@ func (r *resolver) walk(v any, segs []string, depth int, trail []string) (any, b
 		}
 	case []any:
 		for n := len(segs); n >= 1; n-- {
-			key := strings.Join(segs[:n], ".")
+			key := r.run(segs, n)
 			var matches []any
 			for _, item := range x {
 				if m, ok := item.(*yamltree.Map); ok && (isString(m, "name", key) || isString(m, "id", key)) {

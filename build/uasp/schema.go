@@ -84,7 +84,37 @@ func validateWith(compile func() (*jsonschema.Schema, error), doc any) []Problem
 	if verr == nil {
 		return nil
 	}
-	return advise(doc, schema.Problems(verr))
+	ps := schema.Problems(verr)
+	// The validator visits properties in map order; reports come in the
+	// document's order, so that they are the same every run.
+	slices.SortStableFunc(ps, func(a, b schema.Problem) int {
+		return slices.Compare(docOrder(doc, a.Path), docOrder(doc, b.Path))
+	})
+	return advise(doc, ps)
+}
+
+// docOrder turns a path into positions: the index of each key in its
+// mapping, of each item in its list.
+func docOrder(v any, path []string) []int {
+	out := make([]int, 0, len(path))
+	for _, seg := range path {
+		switch x := v.(type) {
+		case *yamltree.Map:
+			i := slices.Index(x.Keys(), seg)
+			out = append(out, i)
+			v, _ = x.Get(seg)
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(x) {
+				return append(out, -1)
+			}
+			out = append(out, i)
+			v = x[i]
+		default:
+			return append(out, -1)
+		}
+	}
+	return out
 }
 
 // advise words the validator's problems for people. The leaves one oneOf
