@@ -274,6 +274,15 @@ func (d *deriver) prose(n ast.Node, listDepth int) {
 	in := &inline{}
 	in.collect(n, d.src)
 	d.envInText(in.text.String(), d.line(n.Pos()))
+	for _, c := range in.codes {
+		// A command written inline ("run `gh auth login` once") counts as
+		// one when it starts with a well-known program.
+		if inlineCommand(c.code) {
+			for _, call := range shellCalls([]codeLine{{text: c.code, line: d.line(c.src)}}, false) {
+				d.addCommand(call)
+			}
+		}
+	}
 	for _, s := range in.sentences() {
 		line := d.line(s.src)
 		ref := ""
@@ -422,6 +431,18 @@ var (
 	placeholderRe = regexp.MustCompile(`^\[?<([A-Za-z][A-Za-z0-9_.-]*)(\.\.\.)?>\]?$`)
 	flagRe        = regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_-]*$`)
 )
+
+// trivialPrograms are well-known programs too generic to name a command
+// when they appear inline in prose.
+var trivialPrograms = map[string]bool{"cd": true, "ls": true, "rm": true, "cp": true, "mv": true, "mkdir": true,
+	"chmod": true, "export": true, "ssh": true}
+
+// inlineCommand reports a code span that is a command line: two words or
+// more, the first a well-known program.
+func inlineCommand(code string) bool {
+	first, rest, ok := strings.Cut(strings.TrimSpace(code), " ")
+	return ok && strings.TrimSpace(rest) != "" && knownPrograms[first] && !trivialPrograms[first]
+}
 
 // argType infers an argument's type from its name (Rule 4).
 func argType(name string) string {
@@ -1144,7 +1165,7 @@ func mapsToList(ms []*yamltree.Map) []any {
 }
 
 var (
-	intentRe = regexp.MustCompile(`(?i)\b(?:use|invoke|trigger|activate|apply)(?: (?:this|it))?(?: skill)? (?:when(?:ever)?|for|if)\b:?\s*([^.]+)`)
+	intentRe = regexp.MustCompile(`(?i)\b(?:use|invoke|trigger|activate|apply)(?: (?:this|it))?(?: skill)? (?:when(?:ever)?|for|if)\b:?\s*`)
 	extRe    = regexp.MustCompile(`(?:^|[\s(\x60'"/,])\.([a-z][a-z0-9]{0,5})\b`)
 	wordRe   = regexp.MustCompile(`[a-z][a-z0-9]*(?:-[a-z0-9]+)*`)
 	notWords = regexp.MustCompile("\\$\\{?[a-z_][a-z0-9_]*\\}?|[a-z][a-z0-9+.-]*://\\S+|`[^`]*`")
@@ -1168,6 +1189,25 @@ func init() {
 		three first second also like e.g i.e`) {
 		stopwords[w] = true
 	}
+}
+
+// intentClauses returns the clauses after "Use when", "Use this skill
+// for"...: each runs to the end of its sentence (a stop followed by a
+// blank and a capital, or the end), so that "e.g." does not cut it.
+func intentClauses(desc string) []string {
+	var out []string
+	for _, loc := range intentRe.FindAllStringIndex(desc, -1) {
+		rest := desc[loc[1]:]
+		end := len(rest)
+		for i := 0; i+2 < len(rest); i++ {
+			if (rest[i] == '.' || rest[i] == '!' || rest[i] == '?') && rest[i+1] == ' ' && rest[i+2] >= 'A' && rest[i+2] <= 'Z' {
+				end = i
+				break
+			}
+		}
+		out = append(out, strings.TrimRight(rest[:end], ". "))
+	}
+	return out
 }
 
 // triggers derives the triggers section.
@@ -1227,8 +1267,8 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 		iseen[k] = true
 		intents = append(intents, cut(s, 200))
 	}
-	for _, m := range intentRe.FindAllStringSubmatch(s.Description, -1) {
-		addIntent(m[1])
+	for _, m := range intentClauses(s.Description) {
+		addIntent(m)
 	}
 	fromBody := 0
 	for _, it := range d.intents {
@@ -1240,7 +1280,7 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 	if len(intents) > 0 {
 		t.Set("intents", intents)
 		line := fmLine
-		if len(intentRe.FindAllStringSubmatch(s.Description, -1)) == 0 && len(d.intents) > 0 {
+		if len(intentClauses(s.Description)) == 0 && len(d.intents) > 0 {
 			line = d.intents[0].line
 		}
 		d.origins["triggers.intents"] = line

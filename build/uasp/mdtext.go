@@ -19,6 +19,12 @@ type inline struct {
 	mask  strings.Builder
 	marks []mark   // text offset -> source offset, increasing
 	links []linkAt // links, by text offset
+	codes []codeAt // code spans
+}
+
+type codeAt struct {
+	code string
+	src  int
 }
 
 type mark struct{ off, src int }
@@ -80,6 +86,7 @@ func (in *inline) collect(n ast.Node, src []byte) {
 					code.Write(tt.Value)
 				}
 			}
+			in.codes = append(in.codes, codeAt{code: code.String(), src: x.Pos()})
 			in.write("`", false)
 			in.write(code.String(), true)
 			in.write("`", false)

@@ -12,7 +12,7 @@ import (
 
 var (
 	// leadLabel is a label before the rule itself: "Important: ", "Note - ".
-	leadLabel = regexp.MustCompile(`^(?:(?:important|note|warning|critical|caution|tip|rule|remember|reminder|key point|required|mandatory|nb)\s*[:\-–—]\s*|[-–—•>]+\s*)+`)
+	leadLabel = regexp.MustCompile(`^(?:(?:important|note|warning|critical|caution|tip|rule|remember|reminder|key point|required|mandatory|nb|prereq|prerequisites?)\s*[:\-–—]\s*|[-–—•>]+\s*)+`)
 
 	// preferRes match "prefer X over Y", "use X instead of Y", "X is
 	// preferred over Y", each with an optional leading "when/if/for Z," or
