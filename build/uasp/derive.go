@@ -430,6 +430,7 @@ func (d *deriver) code(n ast.Node, lang string, indented bool) {
 var (
 	placeholderRe = regexp.MustCompile(`^\[?<([A-Za-z][A-Za-z0-9_.-]*)(\.\.\.)?>\]?$`)
 	flagRe        = regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_-]*$`)
+	redirectRe    = regexp.MustCompile(`^(?:[0-9&]?>.*|<|<<.*)$`)
 )
 
 // trivialPrograms are well-known programs too generic to name a command
@@ -475,6 +476,9 @@ func (d *deriver) addCommand(c shellCall) {
 		}
 	}
 	for i, tok := range c.tokens {
+		if redirectRe.MatchString(tok) {
+			break // what follows is where output goes, not an argument
+		}
 		if m := placeholderRe.FindStringSubmatch(tok); m != nil && i > 0 {
 			name := m[1]
 			if cmd.argSeen[name] {

@@ -166,6 +166,12 @@ func TestDeriveRules(t *testing.T) {
 				{"constraints.always.0", "\"Ensure `gh` is authenticated\"", 5},
 				{"triggers.intents", `["checks fail, e.g. on a PR"]`, 3},
 			}},
+		{name: "redirects", desc: "d",
+			body: "```bash\ngh api \"/x/<id>\" > \"<path>\"\nsort <in> 2> <err>\n```\n",
+			want: []expect{
+				{"commands.gh.api", `{"syntax":"gh api \"/x/<id>\" > \"<path>\""}`, 6},
+				{"commands.sort", `{"syntax":"sort <in> 2> <err>","args":[{"name":"in","type":"string","required":true}]}`, 7},
+			}},
 		{name: "hybrid", desc: "d",
 			body: "Never skip tests. Always lint the code. If CI fails, fix it first.\n\n```sh\nnpm run build\n```\n",
 			want: []expect{{"meta.type", `"hybrid"`, 0}, {"commands.npm.run.build", `{"syntax":"npm run build"}`, 8}}},
