@@ -13,6 +13,7 @@ import (
 	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
+	"github.com/skilldex/skilldex/build/uasp"
 )
 
 // LoadOptions configure reading and checking the sources.
@@ -27,8 +28,8 @@ type LoadOptions struct {
 	Workers int
 }
 
-// Load reads, parses and checks every skill of the sources and returns the
-// catalog. It fails only when a source cannot be read at all; everything
+// Load reads, parses and checks every skill of the sources, gives each its
+// UASP document, and returns the catalog. It fails only when a source cannot be read at all; everything
 // wrong with a skill is in its diagnostics.
 func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	found, err := source.Discover(ctx, opt.Sources, opt.Source)
@@ -38,7 +39,11 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	skills := make([]*catalog.Skill, len(found.Inputs))
 	parallel(ctx, len(found.Inputs), opt.Workers, func(i int) {
 		s := skill.Parse(found.Inputs[i])
-		skills[i] = &catalog.Skill{Skill: s, Diagnostics: lint.Check(s, lint.Options{Strict: opt.Strict})}
+		ds := lint.Check(s, lint.Options{Strict: opt.Strict})
+		// Every skill gets its UASP document, given or derived; what is
+		// wrong with it counts in the skill's status like any finding.
+		doc, uds := uasp.ForSkill(s)
+		skills[i] = &catalog.Skill{Skill: s, Diagnostics: diag.Sort(append(ds, uds...)), Doc: doc}
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err

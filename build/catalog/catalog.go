@@ -14,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
+	"github.com/skilldex/skilldex/build/uasp"
 )
 
 // Skill is one skill of the catalog.
@@ -24,10 +25,9 @@ type Skill struct {
 	Status      lint.Status
 	// ShadowedBy is the skill that took this one's name, or nil.
 	ShadowedBy *Skill
-	// Doc is the skill's UASP document (given or derived); set by the
-	// UASP stage, nil until then. Its type lives in package uasp, which
-	// depends on this one, hence any.
-	Doc any
+	// Doc is the skill's UASP document (the author's, or derived from
+	// SKILL.md); nil only when the skill has no usable name.
+	Doc *uasp.Document
 }
 
 // Published reports whether the skill is part of the site.

@@ -59,6 +59,10 @@ type Problem struct {
 	// Path is the instance location as keys and indexes.
 	Path    []string
 	Message string
+	// Kind is the validator's description of the failure (a type from
+	// jsonschema/v6/kind), for callers that word their own advice; nil
+	// when err was not a validation error.
+	Kind jsonschema.ErrorKind
 }
 
 // Problems flattens a validation error into its leaf problems, in the
@@ -75,7 +79,7 @@ func Problems(err error) []Problem {
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			out = append(out, Problem{Path: e.InstanceLocation, Message: kindMessage(e)})
+			out = append(out, Problem{Path: e.InstanceLocation, Message: kindMessage(e), Kind: e.ErrorKind})
 			return
 		}
 		for _, c := range e.Causes {

@@ -83,7 +83,7 @@ index, and static JSON endpoints for agents. No server is needed.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newValidateCmd())
+	root.AddCommand(newValidateCmd(), newQueryCmd(), newConvertCmd())
 	return root
 }
 

@@ -1,0 +1,274 @@
+package uasp
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// The sentence rules of uasp.md 7.1.2 and 7.1.3 (Rules 2 and 3), applied to
+// one sentence of prose at a time. They read the ASCII-lowercased mask (code
+// spans hidden) and cut the result out of the text at the same offsets.
+
+var (
+	// leadLabel is a label before the rule itself: "Important: ", "Note - ".
+	leadLabel = regexp.MustCompile(`^(?:(?:important|note|warning|critical|caution|tip|rule|remember|reminder|key point|required|mandatory|nb|prereq|prerequisites?)\s*[:\-–—]\s*|[-–—•>]+\s*)+`)
+
+	// preferRes match "prefer X over Y", "use X instead of Y", "X is
+	// preferred over Y", each with an optional leading "when/if/for Z," or
+	// trailing "when/if/for Z".
+	preferRes = []*regexp.Regexp{
+		regexp.MustCompile(`^(?:(?:if|when|for) (?P<when>[^,]{3,120}), )?(?:(?:you|we) (?:should )?|always )?prefer (?P<use>.+?) (?:over|to|rather than|instead of) (?P<over>.+?)(?: (?:when|if|for) (?P<when2>.+))?$`),
+		regexp.MustCompile(`^(?:(?:if|when|for) (?P<when>[^,]{3,120}), )?(?:(?:you|we) (?:should |must )?|always )?use (?P<use>.+?) (?:instead of|rather than) (?P<over>.+?)(?: (?:when|if|for) (?P<when2>.+))?$`),
+		regexp.MustCompile(`^(?:(?:if|when|for) (?P<when>[^,]{3,120}), )?(?P<use>[^,]+?) (?:is|are) (?:preferred|recommended) (?:over|to|instead of) (?P<over>.+?)(?: (?:when|if|for) (?P<when2>.+))?$`),
+	}
+
+	// conditional starts a decision: "If X, Y", "When X: Y", "If X then Y".
+	conditional = regexp.MustCompile(`^(?:if|when|whenever|once|after|before) `)
+	// forUseCase is "For X, use Y" (Rule 3's third pattern).
+	forUseCase = regexp.MustCompile(`^for (.{3,120}?), ((?:use|prefer|choose|pick|run|call|try|start with|go with|consider) .+)$`)
+
+	neverRe  = regexp.MustCompile(`\b(?:never|do not|don't|don’t|must not|mustn't|must never|should not|shouldn't|should never|avoid|prohibited|forbidden)\b`)
+	alwaysRe = regexp.MustCompile(`\b(?:always|must|ensure|mandatory|(?:is|are) required|required to)\b`)
+
+	// notRule are uses of the keywords that state a fact or a permission,
+	// not a rule.
+	notRule = regexp.MustCompile(`\b(?:do not|don't|don’t) (?:need|have) to\b|\bnot always\b|\balmost always\b|\bnearly always\b|\bnever (?:been|had|was|were)\b|\bto avoid\b|\bhelps? (?:you )?avoid\b|\bmust have been\b`)
+
+	// agentSubject is a subject that makes the rule the agent's: "You
+	// should never", "We must", "Claude must always".
+	agentSubject = regexp.MustCompile(`^(?:(?:and|but|so|also|then|please|instead|otherwise|thus|therefore),?\s*)*(?:(?:you|we|i|claude|the agent|agents|the assistant|the model|the ai)(?:\s+(?:should|must|will|need to|have to|are to|can))?)?\s*$`)
+
+	// adverbs are keywords that are rules only when the agent is told them:
+	// "Users should never see this" is not a constraint.
+	strictKeyword = map[string]bool{"never": true, "always": true, "avoid": true, "ensure": true, "do not": true,
+		"don't": true, "don’t": true, "should not": true, "shouldn't": true, "should never": true}
+)
+
+// constraintKind classifies a sentence.
+type ruleKind int
+
+const (
+	ruleNone ruleKind = iota
+	ruleNever
+	ruleAlways
+)
+
+// preference is a parsed "prefer X over Y".
+type preference struct{ use, over, when string }
+
+// decision is a parsed conditional rule.
+type decision struct{ when, then string }
+
+// trimSentence removes a leading label and the final stop.
+func trimSentence(text, mask string) (string, string) {
+	lm := lowerASCII(mask)
+	if loc := leadLabel.FindStringIndex(lm); loc != nil {
+		text, mask, lm = text[loc[1]:], mask[loc[1]:], lm[loc[1]:]
+	}
+	for len(mask) > 0 {
+		c := mask[len(mask)-1]
+		if c == '.' || c == ';' || c == ':' || c == '!' || c == ',' || c == ' ' {
+			text, mask = text[:len(text)-1], mask[:len(mask)-1]
+			continue
+		}
+		break
+	}
+	return text, mask
+}
+
+// parsePreference applies Rule 2's prefer patterns.
+func parsePreference(text, mask string) (preference, bool) {
+	text, mask = trimSentence(text, mask)
+	lm := lowerASCII(mask)
+	for _, re := range preferRes {
+		m := re.FindStringSubmatchIndex(lm)
+		if m == nil {
+			continue
+		}
+		get := func(name string) string {
+			i := re.SubexpIndex(name)
+			if m[2*i] < 0 {
+				return ""
+			}
+			return clean(text[m[2*i]:m[2*i+1]])
+		}
+		p := preference{use: get("use"), over: get("over"), when: get("when")}
+		if p.when == "" {
+			p.when = get("when2")
+		}
+		if p.use == "" || p.over == "" || words(p.use) > 12 || words(p.over) > 12 {
+			continue
+		}
+		return p, true
+	}
+	return preference{}, false
+}
+
+// parseDecision applies Rule 3: "If X, Y", "When X: Y", "If X then Y",
+// "For X, use Y".
+func parseDecision(text, mask string) (decision, bool) {
+	text, mask = trimSentence(text, mask)
+	lm := lowerASCII(mask)
+	if m := forUseCase.FindStringSubmatchIndex(lm); m != nil {
+		d := decision{when: clean(text[m[2]:m[3]]), then: clean(text[m[4]:m[5]])}
+		return d, d.when != "" && d.then != ""
+	}
+	loc := conditional.FindStringIndex(lm)
+	if loc == nil {
+		return decision{}, false
+	}
+	// The condition ends at the first ", ", ": " or " then " outside
+	// parentheses.
+	depth := 0
+	for i := loc[1]; i < len(lm); i++ {
+		switch lm[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+			}
+		case ',', ':':
+			if depth == 0 && i+1 < len(lm) && lm[i+1] == ' ' {
+				return makeDecision(text[loc[1]:i], text[i+2:])
+			}
+		case ' ':
+			if depth == 0 && strings.HasPrefix(lm[i:], " then ") {
+				return makeDecision(text[loc[1]:i], text[i+6:])
+			}
+		}
+	}
+	return decision{}, false
+}
+
+func makeDecision(when, then string) (decision, bool) {
+	d := decision{when: clean(when), then: clean(strings.TrimPrefix(strings.TrimSpace(then), "then "))}
+	if words(d.when) < 2 || words(d.then) < 2 || words(d.when) > 40 {
+		return decision{}, false
+	}
+	return d, true
+}
+
+// parseConstraint applies Rule 2's never and always patterns and returns
+// the action the rule is about.
+func parseConstraint(text, mask string) (ruleKind, string) {
+	text, mask = trimSentence(text, mask)
+	lm := lowerASCII(mask)
+	if notRule.MatchString(lm) {
+		return ruleNone, ""
+	}
+	kind := ruleNever
+	loc := neverRe.FindStringIndex(lm)
+	if loc == nil {
+		kind = ruleAlways
+		loc = alwaysRe.FindStringIndex(lm)
+	}
+	if loc == nil {
+		return ruleNone, ""
+	}
+	kw := lm[loc[0]:loc[1]]
+	before := strings.Trim(lm[:loc[0]], " *_,")
+	after := clean(text[loc[1]:])
+	switch {
+	case agentSubject.MatchString(before):
+		// Imperative ("Never commit secrets") or addressed to the agent
+		// ("You must run the tests"): the rule is the action after the
+		// keyword. "Ensure" and "avoid" keep their verb where the action
+		// needs it.
+		action := after
+		switch kw {
+		case "ensure":
+			action = clean(text[loc[0]:])
+		case "is required", "are required", "required to":
+			action = clean(text)
+		}
+		action = strings.TrimPrefix(action, "to ")
+		action = firstClause(action)
+		if words(action) < 2 && kw != "avoid" {
+			return ruleNone, ""
+		}
+		if action == "" {
+			return ruleNone, ""
+		}
+		return kind, capitalize(action)
+	case strictKeyword[kw]:
+		// "Users should never see this error" describes, it does not rule.
+		return ruleNone, ""
+	default:
+		// "The name must be lowercase": a rule about something else; the
+		// subject belongs to it.
+		if words(text) < 3 {
+			return ruleNone, ""
+		}
+		return kind, capitalize(firstClause(clean(text)))
+	}
+}
+
+// clauseBreak is a dash or colon followed by a new capitalised clause:
+// "Mutate directly - Always use immutable updates", "Type assertions: Use
+// type guards instead". The rule is what comes before it.
+var clauseBreak = regexp.MustCompile(` (?:-|–|—|:) +[A-Z]`)
+
+func firstClause(s string) string {
+	if loc := clauseBreak.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		return strings.TrimSpace(s[:loc[0]])
+	}
+	if i := strings.Index(s, ": "); i > 0 && i+2 < len(s) && s[i+2] >= 'A' && s[i+2] <= 'Z' {
+		return s[:i]
+	}
+	return s
+}
+
+// clean trims blanks, emphasis leftovers and stops from a piece of text.
+func clean(s string) string {
+	s = collapse(s)
+	s = strings.Trim(s, " *_,;:")
+	s = strings.TrimRight(s, ".!")
+	return strings.TrimSpace(s)
+}
+
+func words(s string) int { return len(strings.Fields(s)) }
+
+func capitalize(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if r >= 'a' && r <= 'z' {
+		return string(r-'a'+'A') + s[size:]
+	}
+	return s
+}
+
+// cut shortens s to at most n runes, at a word boundary when there is one
+// in the last quarter, with "…" marking the cut.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	end := n - 1
+	for i := end; i > n*3/4; i-- {
+		if runes[i] == ' ' {
+			end = i
+			break
+		}
+	}
+	return strings.TrimRight(string(runes[:end]), " ,;:") + "…"
+}
+
+// truncateWords shortens s to at most n runes at a word boundary, without
+// a marker (meta.description, whose limit the schema sets).
+func truncateWords(s string, n int) string {
+	s = collapse(s)
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	runes := []rune(s)
+	end := n
+	for i := n; i > 0; i-- {
+		if runes[i] == ' ' {
+			end = i
+			break
+		}
+	}
+	return strings.TrimRight(string(runes[:end]), " ,;:")
+}

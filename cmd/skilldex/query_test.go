@@ -1,0 +1,121 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/build/yamltree"
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+func examples(t *testing.T) string {
+	return testutil.Shared(t, "corpus", "uasp", "ifoster01__uasp", "agent-skills")
+}
+
+func TestQueryCommand(t *testing.T) {
+	dir := examples(t)
+	cases := []struct {
+		query string
+		code  int
+		want  string // a part of stdout
+	}{
+		{"agent-browser:commands.click", 0, `"syntax": "agent-browser click <ref>"`},
+		{"stripe-best-practices:decisions?when=*Charges*", 0, `"ref": "stripe:migration/charges"`},
+		{"mermaid-diagrams:reference.sequence.parallel", 0, `"syntax": "par label1\n  A->>B: action1\nand label2\n  A->>C: action2\nend\n"`},
+		{"skill:agent-browser:state.entities.refs.created_by", 0, `"snapshot"`},
+		{"agent-browser:commands.nope", 1, `"code": "PATH_NOT_FOUND"`},
+		{"nobody:commands", 1, `"code": "SKILL_NOT_FOUND"`},
+		{"agent-browser:commands?syntax=*", 1, `"code": "INVALID_QUERY"`},
+	}
+	for _, c := range cases {
+		code, out, errs := runCLI(t, "query", dir, c.query)
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("query %s: exit %d (want %d)\nstdout %s\nstderr %s", c.query, code, c.code, out, errs)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil || !strings.HasSuffix(out, "}\n") {
+			t.Errorf("query %s: output is not one JSON object: %v", c.query, err)
+		}
+	}
+	for _, bad := range [][]string{{"query"}, {"query", dir, "no-colon"}, {"query", dir, "a:b..c"}, {"query", "/nonexistent/dir", "a:b"}} {
+		if code, _, errs := runCLI(t, bad...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", bad, code, errs)
+		}
+	}
+}
+
+// TestQueryMatchesMarshalAnswer: the CLI prints exactly MarshalAnswer, the
+// bytes the static API files will hold.
+func TestQueryMatchesMarshalAnswer(t *testing.T) {
+	dir := examples(t)
+	_, out, _ := runCLI(t, "query", dir, "agent-browser:workflows.authenticated_session")
+	src := filepath.Join(dir, "agent-browser", "agent-browser.uasp.yaml")
+	_, yml, _ := runCLI(t, "convert", "--to", "uasp", src)
+	v, _, err := yamltree.Decode([]byte(yml), yamltree.DefaultLimits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := uasp.NewDocument("agent-browser", v.(*yamltree.Map))
+	if want := string(uasp.MarshalAnswer(d.Query("workflows.authenticated_session", nil))); out != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestConvertCommand(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `-- tool/SKILL.md --
+---
+name: tool
+description: Build things. Use when building.
+---
+# Tool
+
+Never build on Fridays.
+
+`+"```bash\nmake build\n```\n")
+	code, out, errs := runCLI(t, "convert", "--to", "uasp", filepath.Join(dir, "tool", "SKILL.md"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	v, _, err := yamltree.Decode([]byte(out), yamltree.DefaultLimits)
+	if err != nil {
+		t.Fatalf("output is not YAML: %v\n%s", err, out)
+	}
+	root := v.(*yamltree.Map)
+	if keys := root.Keys(); keys[0] != "meta" {
+		t.Errorf("keys %v", keys)
+	}
+	d := uasp.NewDocument("tool", root)
+	if !d.Valid() || d.Version != d.DeclaredVersion {
+		t.Errorf("converted document: valid %v, version %s declared %s", d.Valid(), d.Version, d.DeclaredVersion)
+	}
+	if !strings.HasPrefix(out, "meta:\n  name: tool\n  version: ") || !strings.Contains(out, "  never:\n    - Build on Fridays\n") || !strings.Contains(out, "  make.build:\n") {
+		t.Errorf("output:\n%s", out)
+	}
+	// The folder works as well as the file, and the output is stable.
+	if _, again, _ := runCLI(t, "convert", "--to", "uasp", filepath.Join(dir, "tool")); again != out {
+		t.Error("converting the folder gives another document")
+	}
+
+	code, md, _ := runCLI(t, "convert", "--to", "markdown", filepath.Join(examples(t), "mermaid-diagrams", "mermaid-diagrams.uasp.yaml"))
+	if code != 0 || !strings.HasPrefix(md, "# mermaid-diagrams\n") || !strings.Contains(md, "### `sequence.parallel`") {
+		t.Errorf("markdown: exit %d\n%s", code, md)
+	}
+
+	fixture := testutil.Shared(t, "corpus", "uasp", "ifoster01__uasp", "tests", "fixtures", "minimal.uasp.yaml")
+	if code, _, errs := runCLI(t, "convert", "--to", "markdown", filepath.Join(filepath.Dir(fixture), "..", "..", "packages", "skills-cli", "tests", "fixtures", "minimal.uasp.yaml")); code != 0 || !strings.Contains(errs, "uasp-version-mismatch") {
+		t.Errorf("findings go to stderr: exit %d, stderr %q", code, errs)
+	}
+	for _, bad := range [][]string{
+		{"convert", "--to", "pdf", dir},
+		{"convert", dir},
+		{"convert", "--to", "uasp", "/nonexistent"},
+		{"convert", "--to", "uasp", examples(t)}, // several skills
+	} {
+		if code, _, errs := runCLI(t, bad...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", bad, code, errs)
+		}
+	}
+}
