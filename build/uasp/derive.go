@@ -1190,7 +1190,13 @@ func init() {
 		covers covering cover handle handles handling need needed needs requests request requested mentions mention
 		mentioned writing write writes create creates creating build builds building apply applies applied when-to
 		following follow follows specific general various common given get gets set sets run runs running one two
-		three first second also like e.g i.e`) {
+		three first second also like e.g i.e having sort sorts kind kinds benefit benefits may might much many own same
+		too able along already always among another anything around available back because become certain come comes
+		else enough even ever find found give gives going good great however instead keep know last least less let likely
+		look looking lot lots made mean means near never none nothing now often once others otherwise our out part
+		per perhaps please possible put quite rather really right said say see seem seems several shall since still sure
+		take takes taken thing things think though through thus together toward try upon want whatever whenever whole
+		whose why yet able appropriate relevant related etc.`) {
 		stopwords[w] = true
 	}
 }
