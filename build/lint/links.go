@@ -37,6 +37,9 @@ func LocalLinks(body []byte, bodyLine int) []LocalLink {
 		if inFence {
 			continue
 		}
+		if !bytes.Contains(line, []byte("](")) {
+			continue // no inline link; the regexp costs more than this test
+		}
 		l := stripCodeSpans(string(line))
 		for _, m := range mdLink.FindAllStringSubmatchIndex(l, -1) {
 			target := l[m[2]:m[3]]

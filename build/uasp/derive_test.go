@@ -2,7 +2,9 @@ package uasp
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -296,6 +298,30 @@ func TestDerivePathological(t *testing.T) {
 		}
 		if el := time.Since(start); el > 3*time.Second {
 			t.Errorf("%s: %d bytes took %v", name, len(b), el)
+		}
+	}
+}
+
+// TestFindWordMatchesRegexp checks the keyword scanner against the
+// alternation it replaces, on sentences with tricky boundaries.
+func TestFindWordMatchesRegexp(t *testing.T) {
+	for _, c := range []struct {
+		words []string
+		re    string
+	}{
+		{neverWords, `\b(?:never|do not|don't|don’t|must not|mustn't|must never|should not|shouldn't|should never|avoid|prohibited|forbidden)\b`},
+		{alwaysWords, `\b(?:always|must|ensure|mandatory|is required|are required|required to)\b`},
+	} {
+		re := regexp.MustCompile(c.re)
+		for _, s := range []string{
+			"you must never commit", "mustn't do that", "the mustard is fine", "nevertheless, ensure it", "do nothing, do not",
+			"avoidance is not avoid", "is required to run", "_always_ check", "x-always-y", "", "must", "don’t panic", "should not be, shouldn't",
+			"this is requiredto", "are required", "forbidden-fruit prohibited", "unavoidable avoid",
+		} {
+			got, want := findWord(s, c.words), re.FindStringIndex(s)
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("findWord(%q) = %v, regexp %v", s, got, want)
+			}
 		}
 	}
 }

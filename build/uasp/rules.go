@@ -28,12 +28,16 @@ var (
 	// forUseCase is "For X, use Y" (Rule 3's third pattern).
 	forUseCase = regexp.MustCompile(`^for (.{3,120}?), ((?:use|prefer|choose|pick|run|call|try|start with|go with|consider) .+)$`)
 
-	neverRe  = regexp.MustCompile(`\b(?:never|do not|don't|don’t|must not|mustn't|must never|should not|shouldn't|should never|avoid|prohibited|forbidden)\b`)
-	alwaysRe = regexp.MustCompile(`\b(?:always|must|ensure|mandatory|(?:is|are) required|required to)\b`)
+	// neverWords and alwaysWords are Rule 2's keywords, in the order an
+	// alternation would try them at one position.
+	neverWords  = []string{"never", "do not", "don't", "don’t", "must not", "mustn't", "must never", "should not", "shouldn't", "should never", "avoid", "prohibited", "forbidden"}
+	alwaysWords = []string{"always", "must", "ensure", "mandatory", "is required", "are required", "required to"}
 
-	// notRule are uses of the keywords that state a fact or a permission,
-	// not a rule.
-	notRule = regexp.MustCompile(`\b(?:do not|don't|don’t) (?:need|have) to\b|\bnot always\b|\balmost always\b|\bnearly always\b|\bnever (?:been|had|was|were)\b|\bto avoid\b|\bhelps? (?:you )?avoid\b|\bmust have been\b`)
+	// notRuleWords are uses of the keywords that state a fact or a
+	// permission, not a rule.
+	notRuleWords = []string{"do not need to", "do not have to", "don't need to", "don't have to", "don’t need to", "don’t have to",
+		"not always", "almost always", "nearly always", "never been", "never had", "never was", "never were", "to avoid",
+		"help avoid", "helps avoid", "help you avoid", "helps you avoid", "must have been"}
 
 	// agentSubject is a subject that makes the rule the agent's: "You
 	// should never", "We must", "Claude must always".
@@ -81,6 +85,9 @@ func trimSentence(text, mask string) (string, string) {
 func parsePreference(text, mask string) (preference, bool) {
 	text, mask = trimSentence(text, mask)
 	lm := lowerASCII(mask)
+	if !strings.Contains(lm, "prefer") && !strings.Contains(lm, "instead of") && !strings.Contains(lm, "rather than") && !strings.Contains(lm, "recommended") {
+		return preference{}, false // every pattern needs one of these
+	}
 	for _, re := range preferRes {
 		m := re.FindStringSubmatchIndex(lm)
 		if m == nil {
@@ -150,21 +157,66 @@ func makeDecision(when, then string) (decision, bool) {
 	return d, true
 }
 
+// findWord returns the leftmost occurrence of any of words in s that
+// starts and ends at a word boundary (as regexp's \b: ASCII letters, digits
+// and '_' are word characters), preferring the earlier word at one
+// position, as an alternation does; nil when there is none. It replaces a
+// regexp because it runs on every sentence of every skill.
+func findWord(s string, words []string) []int {
+	best := []int(nil)
+	for _, w := range words {
+		for from := 0; from < len(s); {
+			i := strings.Index(s[from:], w)
+			if i < 0 {
+				break
+			}
+			start, end := from+i, from+i+len(w)
+			if best != nil && start >= best[0] {
+				break
+			}
+			if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
+				best = []int{start, end}
+				break
+			}
+			from = start + 1
+		}
+	}
+	return best
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// ruleWords are substrings every keyword of neverWords and alwaysWords contains.
+var ruleWords = []string{"never", "not", "n't", "don", "must", "avoid", "prohibit", "forbid", "always", "ensure", "mandatory", "required"}
+
+// mayHoldRule reports whether a lowercased sentence contains a word that
+// can start a constraint.
+func mayHoldRule(lm string) bool {
+	for _, w := range ruleWords {
+		if strings.Contains(lm, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // parseConstraint applies Rule 2's never and always patterns and returns
 // the action the rule is about.
 func parseConstraint(text, mask string) (ruleKind, string) {
 	text, mask = trimSentence(text, mask)
 	lm := lowerASCII(mask)
-	if notRule.MatchString(lm) {
-		return ruleNone, ""
+	if !mayHoldRule(lm) {
+		return ruleNone, "" // most sentences; the regexps below cost far more
 	}
 	kind := ruleNever
-	loc := neverRe.FindStringIndex(lm)
+	loc := findWord(lm, neverWords)
 	if loc == nil {
 		kind = ruleAlways
-		loc = alwaysRe.FindStringIndex(lm)
+		loc = findWord(lm, alwaysWords)
 	}
-	if loc == nil {
+	if loc == nil || findWord(lm, notRuleWords) != nil {
 		return ruleNone, ""
 	}
 	kw := lm[loc[0]:loc[1]]
