@@ -308,6 +308,9 @@ export class Index {
       if (!had || had.factor < factor) keys.set(e.key, { entry: e, factor });
     };
     if (!word.stop) add(await this.lookup(word.stem), EXACT);
+    // A word that is not a term of the index may be the start of one
+    // ("postgres" of postgresql), as the word being typed always may.
+    const completing = word.prefix || keys.size === 0;
     if (word.prefix) {
       const stems = new Set();
       for (const sfx of SUFFIXES) {
@@ -317,6 +320,8 @@ export class Index {
       }
       stems.delete(word.stem);
       for (const s of stems) add(await this.lookup(s), EXACT);
+    }
+    if (completing && [...word.raw].length >= (word.prefix ? 1 : 3)) {
       const prefixes = new Set([word.raw, word.stem]);
       for (const p of prefixes) {
         for (const e of await this.completions(p)) {
@@ -465,34 +470,53 @@ export function highlight(text, terms, words) {
 }
 
 // Command line: node search-core.js SITE_DIR QUERY [LIMIT]
+// With QUERY "-", queries are read from standard input, one a line, and
+// each answered on its own line from a fresh (cold) index, with the time
+// it took in milliseconds ("ms", reading files included).
 async function main(argv) {
   const fs = await import('node:fs/promises');
   const path = await import('node:path');
   const zlib = await import('node:zlib');
   const [site, query, limitArg] = argv;
   if (!site || query === undefined) {
-    process.stderr.write('usage: node search-core.js SITE_DIR QUERY [LIMIT]\n');
+    process.stderr.write('usage: node search-core.js SITE_DIR QUERY|- [LIMIT]\n');
     process.exit(2);
   }
   const limit = Number(limitArg || 10);
-  let bytes = 0;
-  let requests = 0;
-  const index = new Index(async (p) => {
-    requests++;
-    let data;
-    try {
-      data = await fs.readFile(path.join(site, 'search', p));
-    } catch {
-      return null;
-    }
-    bytes += zlib.gzipSync(data, { level: 6 }).length;
-    return JSON.parse(data.toString('utf8'));
-  });
-  const res = await index.search(query);
-  const cards = await index.cards(res.hits.slice(0, limit).map((h) => h.doc));
-  const out = { names: cards.map((c) => c && c.name), bytes, requests };
-  if (process.env.SKILLDEX_SEARCH_DEBUG) out.scores = res.hits.slice(0, limit).map((h) => h.score);
-  process.stdout.write(JSON.stringify(out) + '\n');
+  const gz = new Map();
+  const run = async (q) => {
+    let bytes = 0;
+    let requests = 0;
+    const index = new Index(async (p) => {
+      requests++;
+      let data;
+      try {
+        data = await fs.readFile(path.join(site, 'search', p));
+      } catch {
+        return null;
+      }
+      if (!gz.has(p)) gz.set(p, zlib.gzipSync(data, { level: 6 }).length);
+      bytes += gz.get(p);
+      return JSON.parse(data.toString('utf8'));
+    });
+    const start = performance.now();
+    const res = await index.search(q);
+    const cards = await index.cards(res.hits.slice(0, limit).map((h) => h.doc));
+    const ms = performance.now() - start;
+    const out = { names: cards.map((c) => c && c.name), bytes, requests };
+    if (query === '-') out.ms = Math.round(ms * 1000) / 1000;
+    return out;
+  };
+  if (query !== '-') {
+    process.stdout.write(JSON.stringify(await run(query)) + '\n');
+    return;
+  }
+  let input = '';
+  for await (const chunk of process.stdin) input += chunk;
+  for (const line of input.split('\n')) {
+    if (line.trim() === '') continue;
+    process.stdout.write(JSON.stringify(await run(line)) + '\n');
+  }
 }
 
 const isMain =

@@ -84,6 +84,7 @@ index, and static JSON endpoints for agents. No server is needed.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newValidateCmd())
+	root.AddCommand(newSearchCmd())
 	return root
 }
 
