@@ -351,4 +351,3 @@ func all(v any) []string {
 	}
 	return nil
 }
-
