@@ -110,8 +110,8 @@ func benchSite(tb testing.TB, n int) string {
 	if root == "" {
 		root = filepath.Join(os.TempDir(), "skilldex-bench")
 	}
-	src := filepath.Join(root, fmt.Sprintf("catalog-%d", n))
-	site := filepath.Join(root, fmt.Sprintf("site-%d", n))
+	src := filepath.Join(root, fmt.Sprintf("catalog-v2-%d", n))
+	site := filepath.Join(root, fmt.Sprintf("site-v2-%d", n))
 	if _, err := os.Stat(filepath.Join(src, ".done")); err != nil {
 		os.RemoveAll(src)
 		start := time.Now()
