@@ -288,4 +288,3 @@ func FuzzTokens(f *testing.F) {
 		_ = PrefixFile(s)
 	})
 }
-
