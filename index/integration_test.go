@@ -184,7 +184,7 @@ func readFiles(t *testing.T, dir string) map[string][]byte {
 // catalog is large enough for the bleve index to be built from several
 // segments and merged.
 func TestSearchDeterministic(t *testing.T) {
-	n := 2500
+	n := 2100 // past segmentDocs (2000): two segments, merged
 	if testing.Short() {
 		n = 300
 	}
