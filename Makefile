@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test vet fuzz bench demo clean
+.PHONY: all build test vet fuzz bench bench-100k demo clean
 
 all: build
 
@@ -25,8 +25,15 @@ fuzz:
 	  echo "== $$t ($$pkg)"; $(GO) test -run XXX -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
 
+# Search benchmarks (index/bench_test.go) run at 1,000 and 10,000 generated
+# skills here; bench-100k adds 100,000 (several minutes to generate and
+# build). Bytes and times per query of the JSON index come from
+# static/search-core.js under Node; catalogs are cached in $$TMPDIR/skilldex-bench.
 bench:
 	$(GO) test -run XXX -bench . -benchtime 1x $(PKGS)
+
+bench-100k:
+	$(GO) test ./index -run XXX -bench 'Search/100k' -benchtime 1x -timeout 90m
 
 demo:
 	$(GO) run ./cmd/skilldex validate content

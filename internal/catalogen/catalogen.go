@@ -46,6 +46,7 @@ type Skill struct {
 	seed uint64
 	dom  int
 	act  int
+	pool uint64 // size of the jargon pool of the catalog
 }
 
 // Generate writes n skills into dir (created if missing), one folder per
@@ -102,7 +103,7 @@ func Plan(n int, seed int64) []Skill {
 	used := make(map[string]bool, n)
 	out := make([]Skill, 0, n)
 	for i := 0; i < n; i++ {
-		s := Skill{seed: r.Uint64()}
+		s := Skill{seed: r.Uint64(), pool: uint64(4*n + 100)}
 		s.dom = skewed(r, len(domains))
 		s.act = r.IntN(len(actions))
 		d, a := domains[s.dom], actions[s.act]
@@ -169,6 +170,22 @@ func productWord(r *rand.Rand) string {
 	var b strings.Builder
 	for k := 2 + r.IntN(2); k > 0; k-- {
 		b.WriteString(pick(r, syllables))
+	}
+	return b.String()
+}
+
+// jargon is word j of the catalog's long tail: identifiers, product and
+// library names, abbreviations. Which words a skill uses follows Zipf's
+// law over a pool that grows with the catalog, so the vocabulary grows as
+// real vocabularies do (Heaps' law) instead of stopping at the word lists.
+func jargon(j uint64) string {
+	r := rand.New(rand.NewPCG(j, 0x6a726f6e))
+	var b strings.Builder
+	for k := 2 + r.IntN(3); k > 0; k-- {
+		b.WriteString(pick(r, syllables))
+	}
+	if r.IntN(5) == 0 {
+		fmt.Fprintf(&b, "%d", r.IntN(20))
 	}
 	return b.String()
 }
@@ -316,13 +333,16 @@ func frontmatter(b *strings.Builder, r *rand.Rand, s *Skill) {
 func sentence(r *rand.Rand, s *Skill, words int) string {
 	d := domains[s.dom]
 	other := domains[skewed(r, len(domains))]
+	zipf := rand.NewZipf(r, 1.1, 2, s.pool-1)
 	ws := make([]string, 0, words)
 	for len(ws) < words {
 		switch x := r.IntN(10); {
 		case x < 5:
 			ws = append(ws, pick(r, prose))
-		case x < 8:
+		case x < 7:
 			ws = append(ws, pick(r, d.terms))
+		case x < 8:
+			ws = append(ws, jargon(zipf.Uint64()))
 		case x < 9:
 			ws = append(ws, pick(r, other.terms))
 		default:

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skilldex/skilldex/index"
+)
+
+func newSearchCmd() *cobra.Command {
+	var (
+		indexPath string
+		asJSON    bool
+		limit     int
+	)
+	cmd := &cobra.Command{
+		Use:   "search [--index DIR|FILE] [--json] [--limit N] TERMS...",
+		Short: "Search a built site's skills from the command line",
+		Long: `search queries the bleve index that skilldex build writes into the site
+(search/bleve, and the same index as one file, search/bleve.zip). The last
+word matches as a prefix, so "kube" finds kubernetes; a misspelt word is
+matched to its nearest spelling. Matches are highlighted.
+
+--index takes the index folder, a site folder, or the archive file (which
+is opened as is: download search/bleve.zip from any skilldex site and
+search it). Without --index, public/search/bleve is used, else
+public/search/bleve.zip.
+
+Exit status: 0 when something matched; 1 when nothing did; 2 on usage or
+I/O failure.`,
+		Example: `  skilldex search kubernetes deploy
+  skilldex search --json --limit 3 review pull request
+  skilldex search --index skills-site/search/bleve.zip pdf`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if limit < 1 {
+				return failure(fmt.Errorf("--limit must be at least 1, not %d", limit))
+			}
+			p, err := defaultIndex(indexPath)
+			if err != nil {
+				return failure(err)
+			}
+			ix, err := index.Open(p)
+			if err != nil {
+				return failure(err)
+			}
+			defer ix.Close()
+			res, err := ix.Search(strings.Join(args, " "), limit)
+			if err != nil {
+				return failure(err)
+			}
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(res); err != nil {
+					return failure(err)
+				}
+			} else {
+				printHits(out, res, isTerminal(out))
+			}
+			if len(res.Hits) == 0 {
+				if !asJSON {
+					fmt.Fprintf(cmd.ErrOrStderr(), "no skill matches %q\n", strings.Join(args, " "))
+				}
+				return &exitError{code: exitFindings}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&indexPath, "index", "", "the bleve index: folder, site folder or .zip archive (default public/search/bleve)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"hits": [{"name", "score", ...}], "total", "facets"} in rank order`)
+	cmd.Flags().IntVar(&limit, "limit", 10, "most results to show")
+	return cmd
+}
+
+// defaultIndex resolves --index: as given, else the default site's index
+// folder, else its archive.
+func defaultIndex(p string) (string, error) {
+	if p != "" {
+		return p, nil
+	}
+	for _, c := range []string{filepath.Join("public", filepath.FromSlash(index.BleveDir)), filepath.Join("public", filepath.FromSlash(index.BleveArchive))} {
+		if _, err := os.Stat(c); err == nil {
+			return c, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+	}
+	return "", fmt.Errorf("no index at public/%s or public/%s: run skilldex build first, or pass --index", index.BleveDir, index.BleveArchive)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// printHits writes the results for people: name, labels, the description
+// (or the best highlighted fragment) and the page URL. Matches are shown
+// in reverse video on a terminal and as **word** elsewhere.
+func printHits(w io.Writer, res *index.Result, color bool) {
+	on, off := "**", "**"
+	if color {
+		on, off = "\x1b[1;7m", "\x1b[0m"
+	}
+	mark := func(s string) string {
+		s = strings.ReplaceAll(s, "<mark>", "\x00")
+		s = strings.ReplaceAll(s, "</mark>", "\x01")
+		s = html.UnescapeString(s)
+		s = strings.ReplaceAll(s, "\x00", on)
+		return strings.ReplaceAll(s, "\x01", off)
+	}
+	for i, h := range res.Hits {
+		name := h.Name
+		if f := h.Highlights["name"]; len(f) > 0 {
+			name = mark(f[0])
+		}
+		var labels []string
+		for _, l := range []string{h.Type, h.Status} {
+			if l != "" {
+				labels = append(labels, l)
+			}
+		}
+		fmt.Fprintf(w, "%2d. %s", i+1, name)
+		if len(labels) > 0 {
+			fmt.Fprintf(w, "  [%s]", strings.Join(labels, ", "))
+		}
+		fmt.Fprintf(w, "  %.2f\n", h.Score)
+		text := h.Description
+		if f := h.Highlights["description"]; len(f) > 0 {
+			text = mark(f[0])
+		}
+		fmt.Fprintf(w, "    %s\n", strings.Join(strings.Fields(text), " "))
+		for _, f := range []string{"tags", "capabilities", "keywords", "intents"} {
+			if frags := h.Highlights[f]; len(frags) > 0 {
+				fmt.Fprintf(w, "    %s: %s\n", f, mark(strings.Join(frags, ", ")))
+			}
+		}
+		if h.URL != "" {
+			fmt.Fprintf(w, "    %s\n", h.URL)
+		}
+	}
+	if len(res.Hits) > 0 && res.Total > uint64(len(res.Hits)) {
+		fmt.Fprintf(w, "(%d of %d matching skills; --limit shows more)\n", len(res.Hits), res.Total)
+	}
+}

@@ -1,0 +1,165 @@
+package index
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/yamltree"
+)
+
+// Field weights, in the order the issue fixes: a word in the name counts
+// most, then the description, tags, capabilities, category, type, the
+// UASP trigger keywords and intents, and last the body. Both indexes use
+// them: the JSON index when it scores at build time, bleve as query boosts.
+const (
+	weightName         = 10
+	weightDescription  = 6
+	weightTags         = 4
+	weightCapabilities = 3
+	weightCategory     = 2.5
+	weightType         = 2
+	weightKeywords     = 1.8
+	weightIntents      = 1.5
+	weightBody         = 1
+)
+
+// field is one searchable field of a skill.
+type field struct {
+	name   string  // bleve field name
+	weight float64 // query boost and JSON-index weight
+	b      float64 // BM25 length normalisation
+}
+
+// fields lists the searchable fields in weight order; document.texts
+// returns their text in the same order.
+var fields = [...]field{
+	{"name", weightName, 0.5},
+	{"description", weightDescription, 0.75},
+	{"tags", weightTags, 0.5},
+	{"capabilities", weightCapabilities, 0.5},
+	{"category", weightCategory, 0.3},
+	{"type", weightType, 0},
+	{"keywords", weightKeywords, 0.5},
+	{"intents", weightIntents, 0.5},
+	{"body", weightBody, 0.75},
+}
+
+// document is what search knows of a skill.
+type document struct {
+	Name, Description  string
+	Tags, Capabilities []string
+	Categories         []string
+	Type               string // UASP meta.type, "" when unknown
+	Keywords, Intents  []string
+	Body               string
+	License            string
+	Status, Format     string
+}
+
+// maxBody bounds the body text indexed: past 64 KB a skill is reference
+// material, and its words would only dilute the dictionary.
+const maxBody = 64 << 10
+
+// urls are dropped from bodies before indexing: "https", "com" and path
+// segments match nothing a person searches for.
+var urls = regexp.MustCompile(`\bhttps?://[^\s)>\]]+`)
+
+// newDocument collects what search needs from a catalog skill.
+func newDocument(s *catalog.Skill) *document {
+	d := &document{
+		Name:         s.Name,
+		Description:  strings.TrimSpace(s.Description),
+		Tags:         catalog.TagsOf(s),
+		Capabilities: catalog.CapabilitiesOf(s),
+		Categories:   catalog.CategoriesOf(s),
+		Status:       string(s.Status),
+		Format:       string(s.Format),
+	}
+	if fm := s.Frontmatter; fm != nil {
+		d.License = strings.TrimSpace(fm.License)
+	}
+	u := uaspOf(s)
+	d.Type, d.Keywords, d.Intents = u.Type, u.Keywords, u.Intents
+	body := s.Body
+	if len(body) > maxBody {
+		body = body[:maxBody]
+	}
+	d.Body = urls.ReplaceAllString(string(body), " ")
+	return d
+}
+
+// texts returns the text of each field of fields, in order.
+func (d *document) texts() [len(fields)]string {
+	return [len(fields)]string{
+		d.Name,
+		d.Description,
+		strings.Join(d.Tags, "\n"),
+		strings.Join(d.Capabilities, "\n"),
+		strings.Join(d.Categories, "\n"),
+		d.Type,
+		strings.Join(d.Keywords, "\n"),
+		strings.Join(d.Intents, "\n"),
+		d.Body,
+	}
+}
+
+// uaspView is the part of a skill's UASP document that search uses.
+type uaspView struct {
+	Type              string
+	Keywords, Intents []string
+}
+
+// uaspOf is the one place search reads a UASP document: the skill's
+// document (given or derived) when the UASP stage made one, else the
+// document the author wrote beside SKILL.md, as parsed.
+func uaspOf(s *catalog.Skill) uaspView {
+	if s.Doc != nil {
+		return uaspViewOf(s.Doc.Root)
+	}
+	root, _ := s.UASPValue.(*yamltree.Map)
+	return uaspViewOf(root)
+}
+
+// uaspViewOf reads meta.type and triggers.{keywords,intents} of a UASP
+// document root; anything missing or of another shape is left empty.
+func uaspViewOf(root *yamltree.Map) uaspView {
+	var u uaspView
+	if root == nil {
+		return u
+	}
+	if meta, ok := get[*yamltree.Map](root, "meta"); ok {
+		if t, ok := get[string](meta, "type"); ok {
+			u.Type = strings.TrimSpace(t)
+		}
+	}
+	if tr, ok := get[*yamltree.Map](root, "triggers"); ok {
+		u.Keywords = stringList(tr, "keywords")
+		u.Intents = stringList(tr, "intents")
+	}
+	return u
+}
+
+func get[T any](m *yamltree.Map, key string) (T, bool) {
+	var zero T
+	if m == nil {
+		return zero, false
+	}
+	v, ok := m.Get(key)
+	if !ok {
+		return zero, false
+	}
+	t, ok := v.(T)
+	return t, ok
+}
+
+func stringList(m *yamltree.Map, key string) []string {
+	list, _ := get[[]any](m, key)
+	var out []string
+	for _, e := range list {
+		if s, ok := e.(string); ok && strings.TrimSpace(s) != "" {
+			out = append(out, strings.TrimSpace(s))
+		}
+	}
+	return out
+}

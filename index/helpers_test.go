@@ -1,0 +1,114 @@
+package index_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+var scratch string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "skilldex-index-test-")
+	if err != nil {
+		panic(err)
+	}
+	scratch = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// buildSite builds a site of sources into out and returns out.
+func buildSite(tb testing.TB, out string, sources ...string) string {
+	tb.Helper()
+	_, err := build.Build(context.Background(), build.Options{LoadOptions: build.LoadOptions{Sources: sources}, Output: out})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+var (
+	corpusOnce sync.Once
+	corpusDir  string
+)
+
+// corpusSite is the site of the shared corpus, built once per test binary.
+func corpusSite(t *testing.T) string {
+	t.Helper()
+	src := testutil.Shared(t, "corpus", "skills")
+	corpusOnce.Do(func() { corpusDir = buildSite(t, filepath.Join(scratch, "corpus"), src) })
+	if corpusDir == "" {
+		t.Fatal("the corpus site failed to build")
+	}
+	return corpusDir
+}
+
+// coreScript is static/search-core.js of this checkout.
+func coreScript(tb testing.TB) string {
+	tb.Helper()
+	return filepath.Join(testutil.ProjectRoot(tb), "static", "search-core.js")
+}
+
+// needNode skips when Node is missing: the JSON index is read by the
+// browser client, which only Node runs outside a browser.
+func needNode(tb testing.TB) string {
+	tb.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		tb.Skip("node is not installed: the JSON index is checked through static/search-core.js, which needs Node 20 or later (apt-get install nodejs)")
+	}
+	return node
+}
+
+// coreResult is one answer of `node search-core.js SITE -`.
+type coreResult struct {
+	Names    []string `json:"names"`
+	Bytes    int      `json:"bytes"`
+	Requests int      `json:"requests"`
+	MS       float64  `json:"ms"`
+}
+
+// runCore answers queries with the JavaScript core, each from a cold index.
+func runCore(tb testing.TB, site string, queries []string, limit int) []coreResult {
+	tb.Helper()
+	node := needNode(tb)
+	cmd := exec.Command(node, coreScript(tb), site, "-", strconvItoa(limit))
+	cmd.Stdin = strings.NewReader(strings.Join(queries, "\n") + "\n")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("node search-core.js: %v\n%s", err, stderr.String())
+	}
+	var res []coreResult
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		var r coreResult
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			tb.Fatalf("node search-core.js printed %q: %v", sc.Text(), err)
+		}
+		res = append(res, r)
+	}
+	if len(res) != len(queries) {
+		tb.Fatalf("node search-core.js answered %d of %d queries", len(res), len(queries))
+	}
+	return res
+}
+
+func strconvItoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,290 @@
+package index
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/tdewolff/minify/v2"
+	"github.com/tdewolff/minify/v2/js"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/skill"
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/build/yamltree"
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+func TestSeparatorAndShardOf(t *testing.T) {
+	for _, c := range []struct{ prev, next, want string }{
+		{"apple", "banana", "b"},
+		{"kube", "kubernete", "kuber"},
+		{"a", "ab", "ab"},
+		{"zz", "é", "é"},
+	} {
+		if got := separator(c.prev, c.next); got != c.want {
+			t.Errorf("separator(%q, %q) = %q, want %q", c.prev, c.next, got, c.want)
+		}
+	}
+	seps := []string{"", "d", "kub", "kuc", "m"}
+	for _, c := range []struct {
+		key  string
+		want int
+	}{{"a", 0}, {"d", 1}, {"kuba", 2}, {"kub", 2}, {"ku", 1}, {"kuz", 3}, {"zeta", 4}} {
+		if got := shardOf(seps, c.key); got != c.want {
+			t.Errorf("shardOf(%q) = %d, want %d", c.key, got, c.want)
+		}
+	}
+	if f, l := prefixRange(seps, "ku"); f != 1 || l != 3 {
+		t.Errorf("prefixRange(ku) = %d..%d, want 1..3", f, l)
+	}
+	if f, l := prefixRange(seps, "kuba"); f != 2 || l != 2 {
+		t.Errorf("prefixRange(kuba) = %d..%d, want 2..2", f, l)
+	}
+}
+
+// Terms sort as JavaScript compares strings (UTF-16 code units), which
+// differs from Go's byte order past the Basic Multilingual Plane.
+func TestCompareUTF16(t *testing.T) {
+	words := []string{"b", "a", "ab", "\uffe0", "\U0001d400", "z", "\ue000x"}
+	slices.SortFunc(words, compareUTF16)
+	want := []string{"a", "ab", "b", "z", "\U0001d400", "\ue000x", "\uffe0"}
+	if !slices.Equal(words, want) {
+		t.Errorf("sorted %q, want %q", words, want)
+	}
+}
+
+func TestSplitHeads(t *testing.T) {
+	ps := []posting{{0, 5}, {1, 9}, {2, 1}, {3, 9}, {4, 7}}
+	head, tail := split(ps, 3)
+	if !slices.Equal(head, []posting{{1, 9}, {3, 9}, {4, 7}}) || !slices.Equal(tail, []posting{{0, 5}, {2, 1}}) {
+		t.Errorf("split: head %v tail %v", head, tail)
+	}
+	if h, tl := split(ps, 10); len(h) != 5 || tl != nil {
+		t.Error("a short list must be all head")
+	}
+	if got := string(appendPostings(nil, head)); got != "[1,9,2,9,1,7]" {
+		t.Errorf("postings %s", got)
+	}
+}
+
+func TestScoring(t *testing.T) {
+	prev := uint8(0)
+	for _, w := range []float64{0.01, 0.5, 1, 2, 5, 10, 30, maxWeight()} {
+		q := quantize(w)
+		if q < prev {
+			t.Errorf("quantize not monotonic at %v", w)
+		}
+		if d := dequantize(q); w > 0.5 && (d < w*0.97 || d > w*1.03) {
+			t.Errorf("dequantize(quantize(%v)) = %v", w, d)
+		}
+		prev = q
+	}
+	if quantize(maxWeight()) != quantLevels {
+		t.Error("the largest weight must quantize to the top level")
+	}
+	// A name match outweighs a body match of the same term.
+	sc := &scorer{}
+	for f := range sc.avg {
+		sc.avg[f] = 10
+	}
+	var name, body [len(fields)]uint16
+	name[0], body[len(fields)-1] = 1, 3
+	lens := [len(fields)]int{3, 20, 2, 2, 1, 1, 3, 6, 800}
+	if sc.weight(&name, &lens) <= 3*sc.weight(&body, &lens) {
+		t.Errorf("name %v, body %v", sc.weight(&name, &lens), sc.weight(&body, &lens))
+	}
+	if idf(100, 1) <= idf(100, 50) {
+		t.Error("rare terms must weigh more")
+	}
+}
+
+func TestPrefixFile(t *testing.T) {
+	for p, want := range map[string]string{"con": "acon.json", "k8s": "ak8s.json", "é": "xc3a9.json"} {
+		if got := PrefixFile(p); got != want {
+			t.Errorf("PrefixFile(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// TestUASPView reads the spec's three complete examples (uasp.md section
+// 8) as the UASP stage will hand them over.
+func TestUASPView(t *testing.T) {
+	for _, c := range []struct {
+		file, typ, keyword, intent string
+	}{
+		{"uasp-stripe.yaml", "knowledge", "stripe", ""},
+		{"uasp-mermaid.yaml", "hybrid", "", ""},
+		{"uasp-agent-browser.yaml", "cli", "screenshot", "fill forms"},
+	} {
+		data, err := os.ReadFile(filepath.Join("testdata", c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _, err := yamltree.Decode(data, skill.UASPLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := v.(*yamltree.Map)
+		for _, s := range []*catalog.Skill{
+			{Skill: &skill.Skill{}, Doc: uasp.NewDocument("x", root)}, // the UASP stage's document
+			{Skill: &skill.Skill{UASPValue: root}},                    // the author's, before it
+		} {
+			u := uaspOf(s)
+			if u.Type != c.typ {
+				t.Errorf("%s: type %q, want %q", c.file, u.Type, c.typ)
+			}
+			if c.keyword != "" && !slices.Contains(u.Keywords, c.keyword) {
+				t.Errorf("%s: keywords %v lack %q", c.file, u.Keywords, c.keyword)
+			}
+			if c.intent != "" && !slices.Contains(u.Intents, c.intent) {
+				t.Errorf("%s: intents %v lack %q", c.file, u.Intents, c.intent)
+			}
+			if len(u.Keywords) == 0 || len(u.Intents) == 0 {
+				t.Errorf("%s: no triggers read", c.file)
+			}
+		}
+	}
+	if u := uaspOf(&catalog.Skill{Skill: &skill.Skill{}}); u.Type != "" || u.Keywords != nil {
+		t.Errorf("no document gave %+v", u)
+	}
+}
+
+// TestCoreTokenizerAgrees runs static/search-core.js's tokens() on every
+// word of the shared corpus (and some awkward ones) and compares with
+// Tokens: the browser must look up the very terms the build indexed.
+func TestCoreTokenizerAgrees(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: static/search-core.js needs Node 20 or later to be checked (apt-get install nodejs)")
+	}
+	words := map[string]bool{}
+	corpus := testutil.Shared(t, "corpus", "skills")
+	filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		data, _ := os.ReadFile(p)
+		for _, w := range strings.FieldsFunc(string(data), unicode.IsSpace) {
+			if utf8.ValidString(w) {
+				words[w] = true
+			}
+		}
+		return nil
+	})
+	for _, w := range []string{"Café", "ＰＤＦ", "İstanbul", "ΣΑΣ", "naïve-résumé", "x²", "Ⅻ", "日本語", "𝐀𝐁𝐂", "k8s_v2", "hopping", "agreed"} {
+		words[w] = true
+	}
+	list := make([]string, 0, len(words))
+	for w := range words {
+		list = append(list, w)
+	}
+	slices.Sort(list)
+	script := `import { tokens } from ` + jsString("file://"+filepath.Join(testutil.ProjectRoot(t), "static", "search-core.js")) + `;
+let input = '';
+for await (const c of process.stdin) input += c;
+const out = JSON.parse(input).map((w) => tokens(w));
+process.stdout.write(JSON.stringify(out));`
+	cmd := exec.Command(node, "--input-type=module", "-e", script)
+	in, _ := json.Marshal(list)
+	cmd.Stdin = strings.NewReader(string(in))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var got [][]string
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	bad := 0
+	for i, w := range list {
+		want := Tokens(w)
+		if !slices.Equal(got[i], want) && !(len(got[i]) == 0 && len(want) == 0) {
+			bad++
+			if bad <= 20 {
+				t.Errorf("%q: JavaScript %q, Go %q", w, got[i], want)
+			}
+		}
+	}
+	t.Logf("%d distinct words compared, %d differ", len(list), bad)
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestStaticFiles loads the client's files as the site build will: the
+// pages writer embeds static/ and the output writer minifies JavaScript,
+// so both files must minify, and Node must accept them as modules. The
+// page file must use no API that the Content Security Policy forbids.
+func TestStaticFiles(t *testing.T) {
+	root := testutil.ProjectRoot(t)
+	m := minify.New()
+	m.AddFunc("application/javascript", js.Minify)
+	for _, name := range []string{"search.js", "search-core.js"} {
+		p := filepath.Join(root, "static", name)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		min, err := m.Bytes("application/javascript", data)
+		if err != nil {
+			t.Errorf("%s does not minify: %v", name, err)
+		}
+		if len(min) == 0 || len(min) >= len(data) {
+			t.Errorf("%s: minified to %d bytes from %d", name, len(min), len(data))
+		}
+		for _, banned := range []string{"innerHTML", "outerHTML", "insertAdjacentHTML", "eval(", "new Function", "document.write", "http://", "https://"} {
+			if strings.Contains(string(data), banned) {
+				t.Errorf("%s uses %s", name, banned)
+			}
+		}
+		if node, err := exec.LookPath("node"); err == nil {
+			mjs := filepath.Join(t.TempDir(), name+".mjs")
+			if err := os.WriteFile(mjs, min, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, err := exec.Command(node, "--check", mjs).CombinedOutput()
+			if err != nil {
+				t.Errorf("minified %s is not a valid module: %v\n%s", name, err, out)
+			}
+		}
+	}
+}
+
+func FuzzTokens(f *testing.F) {
+	for _, s := range []string{"Review a Pull-Request", "kubernets", "Café ＰＤＦ", "x\u0301\u0302", "İ", "𝐀𝐁", "a-b_c.d", strings.Repeat("a", 40), "\xff\xfe", "hopping caresses"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, tok := range Tokens(s) {
+			if tok == "" || stopWords[tok] {
+				t.Fatalf("token %q of %q", tok, s)
+			}
+			if utf8.RuneCountInString(tok) > maxTokenLen {
+				t.Fatalf("long token %q", tok)
+			}
+			for _, r := range tok {
+				if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+					t.Fatalf("token %q of %q has %q", tok, s, r)
+				}
+			}
+		}
+		w := Words(Fold(s))
+		for _, x := range w {
+			if st := Stem(x); utf8.RuneCountInString(st) > utf8.RuneCountInString(x)+1 {
+				t.Fatalf("Stem(%q) = %q grew", x, st)
+			}
+		}
+		_ = exactName(s)
+		_ = PrefixFile(s)
+	})
+}

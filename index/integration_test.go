@@ -1,0 +1,210 @@
+package index_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/skilldex/skilldex/index"
+	"github.com/skilldex/skilldex/internal/catalogen"
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+const catalogTxtar = `
+-- skills/pdf-tools/SKILL.md --
+---
+name: pdf-tools
+description: Extract text and tables from PDF documents, fill PDF forms and merge files.
+license: MIT
+metadata:
+  tags: pdf, documents
+---
+# PDF tools
+
+Use pdfplumber to read tables. Merge with qpdf.
+-- skills/kubernetes-deploy/SKILL.md --
+---
+name: kubernetes-deploy
+description: Deploy services to a Kubernetes cluster with kubectl and Helm charts.
+spec: usk/1.0
+version: 1.0.0
+category: devops
+tags: [kubernetes, deployment]
+capabilities: [deployment, automation]
+---
+# Deploying to Kubernetes
+
+Write manifests, apply them with kubectl, watch the rollout.
+-- skills/kubernetes-deploy/kubernetes-deploy.uasp.yaml --
+meta:
+  name: kubernetes-deploy
+  type: cli
+  description: Deploy services to a Kubernetes cluster with kubectl and Helm charts.
+triggers:
+  keywords: [kubectl, rollout]
+  intents:
+    - ship a container to production
+-- skills/code-review/SKILL.md --
+---
+name: code-review
+description: Review pull requests for correctness, tests and style before merging.
+---
+# Reviewing code
+
+Read the diff, run the tests, comment on what must change. Kubernetes manifests are out of scope.
+-- skills/tables/SKILL.md --
+---
+name: tables
+description: Format Markdown tables.
+---
+# Tables
+
+| a | b |
+| - | - |
+`
+
+// TestSearchIntegration builds a small catalog and queries both indexes.
+func TestSearchIntegration(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), catalogTxtar)
+	site := buildSite(t, filepath.Join(t.TempDir(), "public"), src)
+
+	for _, p := range []string{"search/manifest.json", "search/t/0.json", "search/c/0.json", "search/bleve/index_meta.json", "search/bleve/store/root.bolt", "search/bleve/store/000000000002.zap", "search/bleve.zip"} {
+		if _, err := os.Stat(filepath.Join(site, p)); err != nil {
+			t.Errorf("missing %s", p)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(site, "search/index.html")); err == nil {
+		t.Error("the search writer wrote search/index.html, which belongs to the pages")
+	}
+
+	var m index.Manifest
+	data, _ := os.ReadFile(filepath.Join(site, "search/manifest.json"))
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m.Count != 4 {
+		t.Errorf("manifest counts %d skills, want 4", m.Count)
+	}
+	facets := map[string][]any{}
+	for _, f := range m.Facets {
+		for _, v := range f.Values {
+			facets[f.ID] = append(facets[f.ID], v[0])
+		}
+	}
+	if !slices.Contains(facets["type"], any("cli")) || !slices.Contains(facets["tags"], any("pdf")) || !slices.Contains(facets["category"], any("devops")) {
+		t.Errorf("facets %v: want type cli (from the UASP document), tag pdf, category devops", facets)
+	}
+
+	cases := []struct {
+		query string
+		first string
+	}{
+		{"pdf", "pdf-tools"},
+		{"kube", "kubernetes-deploy"},
+		{"kubernets", "kubernetes-deploy"},
+		{"review pull requests", "code-review"},
+		{"rollout", "kubernetes-deploy"},
+		{"ship container", "kubernetes-deploy"},
+	}
+	for _, archive := range []bool{false, true} {
+		p := site
+		if archive {
+			p = filepath.Join(site, "search", "bleve.zip")
+		}
+		ix, err := index.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			res, err := ix.Search(c.query, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) == 0 || res.Hits[0].Name != c.first {
+				t.Errorf("bleve (archive %v) %q: %+v, want %s first", archive, c.query, res.Hits, c.first)
+				continue
+			}
+			h := res.Hits[0]
+			if h.URL != "/skills/"+c.first+"/" || h.Status == "" || h.Format == "" {
+				t.Errorf("bleve %q: hit %+v lacks url, status or format", c.query, h)
+			}
+		}
+		res, _ := ix.Search("pdf", 5)
+		if d := res.Hits[0].Highlights["description"]; len(d) == 0 || !bytes.Contains([]byte(d[0]), []byte("<mark>PDF</mark>")) {
+			t.Errorf("no highlight of PDF in %v", res.Hits[0].Highlights)
+		}
+		if res, _ := ix.Search("zzzxqj", 5); len(res.Hits) != 0 {
+			t.Errorf("nonsense matched %v", res.Hits)
+		}
+		ix.Close()
+	}
+
+	if _, err := os.Stat(coreScript(t)); err != nil {
+		t.Fatal(err)
+	}
+	queries := make([]string, len(cases))
+	for i, c := range cases {
+		queries[i] = c.query
+	}
+	for i, r := range runCore(t, site, queries, 5) {
+		if len(r.Names) == 0 || r.Names[0] != cases[i].first {
+			t.Errorf("JSON index %q: %v, want %s first", cases[i].query, r.Names, cases[i].first)
+		}
+		if r.Bytes <= 0 || r.Requests < 3 {
+			t.Errorf("JSON index %q: %d bytes in %d requests", cases[i].query, r.Bytes, r.Requests)
+		}
+	}
+}
+
+// readFiles returns every file under dir with its bytes.
+func readFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		out[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSearchDeterministic builds the same catalog twice and compares every
+// byte under search/, the bleve index and its archive included. The
+// catalog is large enough for the bleve index to be built from several
+// segments and merged.
+func TestSearchDeterministic(t *testing.T) {
+	n := 2100 // past segmentDocs (2000): two segments, merged
+	if testing.Short() {
+		n = 300
+	}
+	src := filepath.Join(t.TempDir(), "catalog")
+	if err := catalogen.Generate(src, n, 3); err != nil {
+		t.Fatal(err)
+	}
+	a := readFiles(t, filepath.Join(buildSite(t, filepath.Join(t.TempDir(), "a"), src), "search"))
+	b := readFiles(t, filepath.Join(buildSite(t, filepath.Join(t.TempDir(), "b"), src), "search"))
+	if len(a) != len(b) {
+		t.Fatalf("%d files, then %d", len(a), len(b))
+	}
+	for p, data := range a {
+		if !bytes.Equal(data, b[p]) {
+			t.Errorf("search/%s differs between two builds", p)
+		}
+	}
+	for _, p := range []string{"bleve/store/root.bolt", "bleve/store/000000000002.zap", "bleve.zip", "manifest.json"} {
+		if _, ok := a[p]; !ok {
+			t.Errorf("no search/%s", p)
+		}
+	}
+}

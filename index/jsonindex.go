@@ -1,0 +1,466 @@
+package index
+
+import (
+	"bytes"
+	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The JSON index lets a browser search without a server while fetching
+// only what a query needs. Under search/:
+//
+//	manifest.json       what the client reads first: document count,
+//	                    scoring constants, the first key of every term
+//	                    shard, facets with their most common values
+//	t/<i>.json          term shard i: a run of consecutive terms (stems),
+//	                    each [term, df, idf, head postings]
+//	x/<i>-<j>.json      the rest of the postings of entry j of shard i,
+//	                    for terms in more documents than a head holds
+//	p/<prefix>.json     the most common completions of a prefix whose
+//	                    terms span more than prefixSpan shards (typing
+//	                    "k" must not fetch every shard of k)
+//	c/<i>.json          result cards of documents i×cardsPerFile onward
+//	f/<facet>.json      every value of a facet with its count
+//	f/<facet>/<i>.json  the documents having value i of the facet
+//
+// Documents are numbered in name order, so sorting by name is sorting by
+// number. Postings are [Δdoc, impact, Δdoc, impact, ...] in document
+// order; the impact q is the term's weight in the document (see scorer)
+// on an 8-bit log scale, and the client's score for a term is idf ×
+// dequantize(q). Heads hold the headSize highest impacts: ranking the
+// first results of a query never needs more.
+const (
+	headSize     = 128
+	shardTarget  = 24 << 10 // bytes of JSON per shard (about 8 KB gzipped)
+	prefixSpan   = 2
+	prefixTerms  = 24
+	prefixHead   = 48
+	cardsPerFile = 4
+	// manifestValues bounds the values of one facet listed in the
+	// manifest; the others are in f/<facet>.json.
+	manifestValues = 30
+	// cardDescription bounds a card's description, in characters.
+	cardDescription = 240
+)
+
+// formatVersion changes when the file formats do.
+const formatVersion = 1
+
+// jsonFile is one file of the JSON index.
+type jsonFile struct {
+	path string // relative to search/
+	data []byte
+}
+
+// Manifest is search/manifest.json.
+type Manifest struct {
+	Version int `json:"version"`
+	// ID identifies this index's content; the client adds it to the URL
+	// of every other file so that caches never mix two builds.
+	ID    string `json:"id"`
+	Count int    `json:"count"`
+	// QMax is log1p of the largest term weight: weight = expm1(q/255 × QMax).
+	QMax   float64     `json:"qmax"`
+	Head   int         `json:"head"`
+	Span   int         `json:"span"`
+	Cards  int         `json:"cards"`
+	Page   string      `json:"page"`
+	Shards []string    `json:"shards"`
+	Facets []facetInfo `json:"facets"`
+}
+
+type facetInfo struct {
+	ID    string `json:"id"`
+	Label string `json:"label"`
+	// Values are [value, count, file number], most common first; All
+	// is set when f/<id>.json lists more.
+	Values [][3]any `json:"values"`
+	All    bool     `json:"all,omitempty"`
+}
+
+// facetDefs are the facets, in display order.
+var facetDefs = []struct {
+	id, label string
+	values    func(d *document) []string
+}{
+	{"type", "Type", func(d *document) []string { return nonEmpty(d.Type) }},
+	{"category", "Category", func(d *document) []string { return d.Categories }},
+	{"tags", "Tags", func(d *document) []string { return d.Tags }},
+	{"capabilities", "Capabilities", func(d *document) []string { return d.Capabilities }},
+	{"license", "License", func(d *document) []string { return nonEmpty(d.License) }},
+	{"status", "Status", func(d *document) []string { return nonEmpty(d.Status) }},
+	{"format", "Format", func(d *document) []string { return nonEmpty(d.Format) }},
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}
+
+// buildJSON returns the files of the JSON index for docs (in name order).
+func buildJSON(docs []*document, facets []facet, page string) []jsonFile {
+	terms, postings := invert(docs)
+	var files []jsonFile
+	shards, shardFiles := writeShards(terms, postings, len(docs))
+	files = append(files, shardFiles...)
+	files = append(files, prefixFiles(terms, postings, shards, len(docs))...)
+	files = append(files, cardFiles(docs)...)
+	facetInfos, facetFiles := writeFacets(facets)
+	files = append(files, facetFiles...)
+
+	m := Manifest{
+		Version: formatVersion,
+		Count:   len(docs),
+		QMax:    round6(math.Log1p(maxWeight())),
+		Head:    headSize,
+		Span:    prefixSpan,
+		Cards:   cardsPerFile,
+		Page:    page,
+		Shards:  shards,
+		Facets:  facetInfos,
+	}
+	h := sha256.New()
+	for _, f := range files {
+		fmt.Fprintf(h, "%s\x00%d\x00", f.path, len(f.data))
+		h.Write(f.data)
+	}
+	m.ID = hex.EncodeToString(h.Sum(nil))[:12]
+	files = append(files, jsonFile{"manifest.json", mustJSON(m)})
+	slices.SortFunc(files, func(a, b jsonFile) int { return cmp.Compare(a.path, b.path) })
+	return files
+}
+
+func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+
+func mustJSON(v any) []byte {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only plain values are encoded here
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// appendPostings appends [Δdoc,q,...] for ps, which must be in doc order.
+func appendPostings(b []byte, ps []posting) []byte {
+	b = append(b, '[')
+	prev := int32(0)
+	for i, p := range ps {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(p.doc-prev), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(p.q), 10)
+		prev = p.doc
+	}
+	return append(b, ']')
+}
+
+// split returns the n highest-impact postings of ps (ties: lower doc
+// first) in doc order, and the rest in doc order.
+func split(ps []posting, n int) (head, tail []posting) {
+	if len(ps) <= n {
+		return ps, nil
+	}
+	byImpact := slices.Clone(ps)
+	slices.SortStableFunc(byImpact, func(a, b posting) int { return cmp.Compare(b.q, a.q) })
+	head = slices.Clone(byImpact[:n])
+	tail = slices.Clone(byImpact[n:])
+	byDoc := func(a, b posting) int { return cmp.Compare(a.doc, b.doc) }
+	slices.SortFunc(head, byDoc)
+	slices.SortFunc(tail, byDoc)
+	return head, tail
+}
+
+func appendEntry(b []byte, term string, ps, head []posting, n int) []byte {
+	b = append(b, '[')
+	b = append(b, mustJSON(term)...)
+	b = append(b, ',')
+	b = strconv.AppendInt(b, int64(len(ps)), 10)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, math.Round(idf(n, len(ps))*1000)/1000, 'f', -1, 64)
+	b = append(b, ',')
+	b = appendPostings(b, head)
+	return append(b, ']')
+}
+
+// writeShards cuts the sorted terms into shards of about shardTarget
+// bytes and returns each shard's separator (the shortest prefix of its
+// first term greater than the previous shard's last term) with the files.
+func writeShards(terms []string, postings [][]posting, n int) ([]string, []jsonFile) {
+	var seps []string
+	var files []jsonFile
+	var cur []byte
+	var first int
+	entries := 0
+	flush := func(end int) {
+		if entries == 0 {
+			return
+		}
+		sep := ""
+		if first > 0 {
+			sep = separator(terms[first-1], terms[first])
+		}
+		seps = append(seps, sep)
+		cur = append(cur, ']')
+		files = append(files, jsonFile{"t/" + strconv.Itoa(len(seps)-1) + ".json", cur})
+		cur, entries, first = nil, 0, end
+	}
+	for i, t := range terms {
+		if entries == 0 {
+			cur = append(cur, '[')
+			first = i
+		} else {
+			cur = append(cur, ',')
+		}
+		head, tail := split(postings[i], headSize)
+		cur = appendEntry(cur, t, postings[i], head, n)
+		if tail != nil {
+			files = append(files, jsonFile{fmt.Sprintf("x/%d-%d.json", len(seps), entries), appendPostings(nil, tail)})
+		}
+		entries++
+		if len(cur) >= shardTarget {
+			flush(i + 1)
+		}
+	}
+	flush(len(terms))
+	if len(seps) == 0 {
+		seps = []string{""}
+		files = append(files, jsonFile{"t/0.json", []byte("[]")})
+	}
+	return seps, files
+}
+
+// separator is the shortest prefix of next (in runes) that sorts after prev.
+func separator(prev, next string) string {
+	for i := range next {
+		if i > 0 && compareUTF16(next[:i], prev) > 0 {
+			return next[:i]
+		}
+	}
+	return next
+}
+
+// shardOf is the shard holding key: the last whose separator is <= key.
+func shardOf(seps []string, key string) int {
+	i, _ := slices.BinarySearchFunc(seps, key, func(s, k string) int {
+		if compareUTF16(s, k) <= 0 {
+			return -1
+		}
+		return 1
+	})
+	return max(i-1, 0)
+}
+
+// prefixRange returns the shards that may hold terms starting with p,
+// computed from the separators alone, as the client computes it.
+func prefixRange(seps []string, p string) (first, last int) {
+	first = shardOf(seps, p)
+	last = first
+	for last+1 < len(seps) && strings.HasPrefix(seps[last+1], p) {
+		last++
+	}
+	return first, last
+}
+
+// prefixFiles writes the completions of every prefix whose terms span more
+// than prefixSpan shards: the prefixTerms terms in most documents, each
+// with its prefixHead highest impacts.
+func prefixFiles(terms []string, postings [][]posting, seps []string, n int) []jsonFile {
+	done := map[string]bool{}
+	var prefixes []string
+	for _, t := range terms {
+		for i := range t {
+			_, size := utf8.DecodeRuneInString(t[i:])
+			p := t[:i+size]
+			if done[p] {
+				continue
+			}
+			first, last := prefixRange(seps, p)
+			if last-first+1 <= prefixSpan {
+				break // longer prefixes span no more
+			}
+			done[p] = true
+			prefixes = append(prefixes, p)
+		}
+	}
+	var files []jsonFile
+	for _, p := range prefixes {
+		lo, _ := slices.BinarySearchFunc(terms, p, compareUTF16)
+		var idx []int
+		for i := lo; i < len(terms) && strings.HasPrefix(terms[i], p); i++ {
+			idx = append(idx, i)
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(len(postings[b]), len(postings[a])) })
+		idx = idx[:min(len(idx), prefixTerms)]
+		slices.Sort(idx)
+		b := []byte{'['}
+		for k, i := range idx {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			head, _ := split(postings[i], prefixHead)
+			b = appendEntry(b, terms[i], postings[i], head, n)
+		}
+		b = append(b, ']')
+		files = append(files, jsonFile{"p/" + PrefixFile(p), b})
+	}
+	return files
+}
+
+// PrefixFile names the completions file of prefix p: p itself when it is
+// plain ASCII letters and digits, else its UTF-8 bytes in hex; always with
+// a leading letter, so that no name is reserved on Windows (con, aux).
+func PrefixFile(p string) string {
+	plain := true
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return "a" + p + ".json"
+	}
+	return "x" + hex.EncodeToString([]byte(p)) + ".json"
+}
+
+// card is what a result shows: [name, description, format, status, type,
+// tags].
+func card(d *document) []any {
+	desc := d.Description
+	if utf8.RuneCountInString(desc) > cardDescription {
+		r := []rune(desc)[:cardDescription]
+		cut := string(r)
+		if i := strings.LastIndexByte(cut, ' '); i > cardDescription/2 {
+			cut = cut[:i]
+		}
+		desc = strings.TrimRight(cut, " ,.;:") + "…"
+	}
+	tags := d.Tags
+	if len(tags) > 8 {
+		tags = tags[:8]
+	}
+	if tags == nil {
+		tags = []string{}
+	}
+	return []any{d.Name, desc, d.Format, d.Status, d.Type, tags}
+}
+
+func cardFiles(docs []*document) []jsonFile {
+	var files []jsonFile
+	for i := 0; i < len(docs); i += cardsPerFile {
+		var cards [][]any
+		for _, d := range docs[i:min(i+cardsPerFile, len(docs))] {
+			cards = append(cards, card(d))
+		}
+		files = append(files, jsonFile{"c/" + strconv.Itoa(i/cardsPerFile) + ".json", mustJSON(cards)})
+	}
+	return files
+}
+
+// facet is one facet's values, most common first.
+type facet struct {
+	id, label string
+	values    []facetValue
+}
+
+type facetValue struct {
+	name string
+	docs []int32 // sorted
+}
+
+// computeFacets groups documents by facet value. Values that differ only
+// in case are one value, spelt as most documents spell it (ties: the
+// first in byte order). Both indexes use these groups.
+func computeFacets(docs []*document) []facet {
+	var out []facet
+	for _, def := range facetDefs {
+		type group struct {
+			spellings map[string]int
+			docs      []int32
+		}
+		groups := map[string]*group{}
+		for i, d := range docs {
+			for _, v := range def.values(d) {
+				k := strings.ToLower(v)
+				g := groups[k]
+				if g == nil {
+					g = &group{spellings: map[string]int{}}
+					groups[k] = g
+				}
+				g.spellings[v]++
+				if n := len(g.docs); n == 0 || g.docs[n-1] != int32(i) {
+					g.docs = append(g.docs, int32(i))
+				}
+			}
+		}
+		f := facet{id: def.id, label: def.label}
+		for _, g := range groups {
+			name := ""
+			for sp, c := range g.spellings {
+				if name == "" || c > g.spellings[name] || (c == g.spellings[name] && sp < name) {
+					name = sp
+				}
+			}
+			f.values = append(f.values, facetValue{name, g.docs})
+		}
+		slices.SortFunc(f.values, func(a, b facetValue) int {
+			return cmp.Or(cmp.Compare(len(b.docs), len(a.docs)), cmp.Compare(a.name, b.name))
+		})
+		out = append(out, f)
+	}
+	return out
+}
+
+// writeFacets writes each value's document list and returns the
+// manifest's facet entries (facets without values are left out).
+func writeFacets(facets []facet) ([]facetInfo, []jsonFile) {
+	var infos []facetInfo
+	var files []jsonFile
+	for _, f := range facets {
+		if len(f.values) == 0 {
+			continue
+		}
+		info := facetInfo{ID: f.id, Label: f.label}
+		all := make([][3]any, len(f.values))
+		for i, v := range f.values {
+			all[i] = [3]any{v.name, len(v.docs), i}
+			files = append(files, jsonFile{fmt.Sprintf("f/%s/%d.json", f.id, i), docList(v.docs)})
+		}
+		info.Values = all[:min(len(all), manifestValues)]
+		if len(all) > manifestValues {
+			info.All = true
+			files = append(files, jsonFile{"f/" + f.id + ".json", mustJSON(all)})
+		}
+		infos = append(infos, info)
+	}
+	return infos, files
+}
+
+// docList encodes sorted document numbers as [Δdoc, ...].
+func docList(docs []int32) []byte {
+	b := []byte{'['}
+	prev := int32(0)
+	for i, d := range docs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(d-prev), 10)
+		prev = d
+	}
+	return append(b, ']')
+}
