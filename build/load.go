@@ -26,11 +26,18 @@ type LoadOptions struct {
 	Source source.Options
 	// Workers bounds the parallelism; 0 means one per CPU.
 	Workers int
+	// NoDerive skips deriving UASP documents from SKILL.md: skills get the
+	// document their author wrote, or none. Checking needs no derived
+	// document (their findings are info and never change a status), so
+	// validate sets it; everything that publishes or queries documents
+	// leaves it off.
+	NoDerive bool
 }
 
 // Load reads, parses and checks every skill of the sources, gives each its
-// UASP document, and returns the catalog. It fails only when a source cannot be read at all; everything
-// wrong with a skill is in its diagnostics.
+// UASP document, and returns the catalog. It fails only when a source
+// cannot be read at all; everything wrong with a skill is in its
+// diagnostics.
 func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	found, err := source.Discover(ctx, opt.Sources, opt.Source)
 	if err != nil {
@@ -40,9 +47,14 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	parallel(ctx, len(found.Inputs), opt.Workers, func(i int) {
 		s := skill.Parse(found.Inputs[i])
 		ds := lint.Check(s, lint.Options{Strict: opt.Strict})
-		// Every skill gets its UASP document, given or derived; what is
-		// wrong with it counts in the skill's status like any finding.
-		doc, uds := uasp.ForSkill(s)
+		// Every skill gets its UASP document, given or derived. What is
+		// wrong with a given one counts in the skill's status like any
+		// finding; a derived one's findings are info.
+		var doc *uasp.Document
+		var uds []diag.Diagnostic
+		if !opt.NoDerive || s.UASPValue != nil {
+			doc, uds = uasp.ForSkill(s)
+		}
 		skills[i] = &catalog.Skill{Skill: s, Diagnostics: diag.Sort(append(ds, uds...)), Doc: doc}
 	})
 	if err := ctx.Err(); err != nil {

@@ -23,7 +23,13 @@ func LocalLinks(body []byte, bodyLine int) []LocalLink {
 	var out []LocalLink
 	inFence := false
 	fence := ""
-	for i, line := range bytes.Split(body, []byte("\n")) {
+	for i, rest := 0, body; len(rest) > 0; i++ {
+		line := rest
+		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = nil
+		}
 		t := strings.TrimLeft(string(line), " ")
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			mark := t[:3]

@@ -85,14 +85,33 @@ func readLimited(fsys fs.FS, name string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxSkillFileBytes+1))
-	if err != nil {
-		return nil, err
+	// Size the buffer from Stat so that reading costs one allocation, as
+	// os.ReadFile does; the limit still holds if the file grows meanwhile.
+	size := 512
+	if st, err := f.Stat(); err == nil && st.Size() > 0 && st.Size() <= MaxSkillFileBytes {
+		size = int(st.Size()) + 1 // +1 to see EOF without growing
 	}
-	if len(b) > MaxSkillFileBytes {
+	buf := make([]byte, 0, size)
+	for {
+		if len(buf) == cap(buf) {
+			if len(buf) > MaxSkillFileBytes {
+				return nil, fmt.Errorf("file is larger than %d bytes", MaxSkillFileBytes)
+			}
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if len(buf) > MaxSkillFileBytes {
 		return nil, fmt.Errorf("file is larger than %d bytes", MaxSkillFileBytes)
 	}
-	return b, nil
+	return buf, nil
 }
 
 func (s *Skill) add(file string, pos diag.Pos, sev diag.Severity, code, format string, args ...any) {

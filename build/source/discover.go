@@ -213,13 +213,11 @@ func (w *walker) walkDir(rel string, skill *folderSkill, ws *Workspace) error {
 		base = filepath.Base(w.realRoot)
 	}
 	if skillFile != "" || isRegular(base+UASPSuffix) {
-		real, err := filepath.EvalSymlinks(dirPath)
-		if err != nil {
-			real = dirPath
-		}
+		// The walk never follows a linked folder, so the real path of
+		// every folder it visits is the real root joined with rel.
 		fsk := &folderSkill{
 			rel:   rel,
-			real:  real,
+			real:  dirPath,
 			disk:  map[string]string{},
 			sizes: map[string]int64{},
 			in: &Input{

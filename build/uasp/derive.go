@@ -304,15 +304,16 @@ func (d *deriver) rule(s sentence, line int, ref string) {
 		strings.HasPrefix(s.text, "\"") || strings.HasPrefix(s.text, "“") {
 		return
 	}
-	if p, ok := parsePreference(s.text, s.mask); ok {
+	c := trimSentence(s.text, s.mask)
+	if p, ok := parsePreference(c); ok {
 		d.prefer = append(d.prefer, preferItem{p, line})
 		return
 	}
-	if dec, ok := parseDecision(s.text, s.mask); ok {
+	if dec, ok := parseDecision(c); ok {
 		d.decisions = append(d.decisions, decisionItem{decision: dec, ref: ref, line: line})
 		return
 	}
-	switch kind, action := parseConstraint(s.text, s.mask); kind {
+	switch kind, action := parseConstraint(c); kind {
 	case ruleNever:
 		d.never = append(d.never, lined{cut(action, 300), line})
 	case ruleAlways:

@@ -241,21 +241,24 @@ func derived(s *skill.Skill, conv Converter) (*Document, []diag.Diagnostic) {
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		return nil, []diag.Diagnostic{diag.At(file, diag.Pos{Line: 1, Column: 1}, diag.Warning, CodeSchema,
+		return nil, []diag.Diagnostic{diag.At(file, diag.Pos{Line: 1, Column: 1}, diag.Info, CodeSchema,
 			"%s; add a %s.uasp.yaml beside SKILL.md", msg, s.Name)}
 	}
 	d := &Document{Root: arrange(root), Derived: true, Origins: origins, skill: s.Name}
 	d.stamp()
 	d.problems = Validate(d.Root)
 	var ds []diag.Diagnostic
-	// A derived document that breaks the schema is a skilldex bug, but the
-	// reader deserves to know why queries fail.
+	// What is wrong with a derived document is skilldex's inference, not
+	// the author's mistake: it is reported as info and never changes the
+	// skill's status, so that validate, which derives nothing, and build
+	// agree. A derived document that breaks the schema is a skilldex bug,
+	// but the reader deserves to know why queries fail.
 	for _, p := range d.problems {
-		ds = append(ds, diag.At(file, diag.Pos{Line: d.origin(p.Path), Column: 0}, diag.Warning, CodeSchema,
+		ds = append(ds, diag.At(file, diag.Pos{Line: d.origin(p.Path), Column: 0}, diag.Info, CodeSchema,
 			"the UASP document derived from SKILL.md breaks the schema (please report this): %s", p.Message))
 	}
 	for _, p := range Consistency(d.Root) {
-		ds = append(ds, diag.At(file, diag.Pos{Line: d.origin(p.Path)}, diag.Warning, CodeReference,
+		ds = append(ds, diag.At(file, diag.Pos{Line: d.origin(p.Path)}, diag.Info, CodeReference,
 			"in the UASP document derived from SKILL.md, %s", p.Message))
 	}
 	return d, diag.Sort(ds)

@@ -3,6 +3,7 @@ package uasp
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -65,7 +66,7 @@ type preference struct{ use, over, when string }
 type decision struct{ when, then string }
 
 // trimSentence removes a leading label and the final stop.
-func trimSentence(text, mask string) (string, string) {
+func trimSentence(text, mask string) clause {
 	lm := lowerASCII(mask)
 	if loc := leadLabel.FindStringIndex(lm); loc != nil {
 		text, mask, lm = text[loc[1]:], mask[loc[1]:], lm[loc[1]:]
@@ -73,18 +74,22 @@ func trimSentence(text, mask string) (string, string) {
 	for len(mask) > 0 {
 		c := mask[len(mask)-1]
 		if c == '.' || c == ';' || c == ':' || c == '!' || c == ',' || c == ' ' {
-			text, mask = text[:len(text)-1], mask[:len(mask)-1]
+			text, mask, lm = text[:len(text)-1], mask[:len(mask)-1], lm[:len(lm)-1]
 			continue
 		}
 		break
 	}
-	return text, mask
+	return clause{text: text, mask: mask, lm: lm}
 }
 
+// clause is a sentence ready for the rules: its text, its mask (code spans
+// hidden) and the mask lowercased, all trimmed alike. Each sentence is
+// prepared once and read by every rule.
+type clause struct{ text, mask, lm string }
+
 // parsePreference applies Rule 2's prefer patterns.
-func parsePreference(text, mask string) (preference, bool) {
-	text, mask = trimSentence(text, mask)
-	lm := lowerASCII(mask)
+func parsePreference(c clause) (preference, bool) {
+	text, lm := c.text, c.lm
 	if !strings.Contains(lm, "prefer") && !strings.Contains(lm, "instead of") && !strings.Contains(lm, "rather than") && !strings.Contains(lm, "recommended") {
 		return preference{}, false // every pattern needs one of these
 	}
@@ -114,9 +119,8 @@ func parsePreference(text, mask string) (preference, bool) {
 
 // parseDecision applies Rule 3: "If X, Y", "When X: Y", "If X then Y",
 // "For X, use Y".
-func parseDecision(text, mask string) (decision, bool) {
-	text, mask = trimSentence(text, mask)
-	lm := lowerASCII(mask)
+func parseDecision(c clause) (decision, bool) {
+	text, lm := c.text, c.lm
 	if m := forUseCase.FindStringSubmatchIndex(lm); m != nil {
 		d := decision{when: clean(text[m[2]:m[3]]), then: clean(text[m[4]:m[5]])}
 		return d, d.when != "" && d.then != ""
@@ -204,9 +208,8 @@ func mayHoldRule(lm string) bool {
 
 // parseConstraint applies Rule 2's never and always patterns and returns
 // the action the rule is about.
-func parseConstraint(text, mask string) (ruleKind, string) {
-	text, mask = trimSentence(text, mask)
-	lm := lowerASCII(mask)
+func parseConstraint(c clause) (ruleKind, string) {
+	text, lm := c.text, c.lm
 	if !mayHoldRule(lm) {
 		return ruleNone, "" // most sentences; the regexps below cost far more
 	}
@@ -280,7 +283,20 @@ func clean(s string) string {
 	return strings.TrimSpace(s)
 }
 
-func words(s string) int { return len(strings.Fields(s)) }
+// words counts the blank-separated words of s, as len(strings.Fields(s))
+// would, without allocating: it runs on every sentence.
+func words(s string) int {
+	n, in := 0, false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			n++
+		}
+	}
+	return n
+}
 
 func capitalize(s string) string {
 	r, size := utf8.DecodeRuneInString(s)

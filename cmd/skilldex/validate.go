@@ -66,7 +66,9 @@ warns); 1 otherwise; 2 on usage or I/O failure.`,
 			if len(sources) == 0 {
 				sources = []string{"."}
 			}
-			c, err := build.Load(cmd.Context(), sf.loadOptions(sources))
+			opt := sf.loadOptions(sources)
+			opt.NoDerive = true // checking needs no derived document
+			c, err := build.Load(cmd.Context(), opt)
 			if err != nil {
 				return failure(err)
 			}
