@@ -5,9 +5,12 @@
 package schema
 
 import (
-	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"math/big"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -23,13 +26,55 @@ func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("$ref to %s is not followed: skilldex loads no schema from outside the document", url)
 }
 
-// Instance converts a yamltree value into the form the validator reads.
+// Instance converts a yamltree value into the form the validator reads
+// (what jsonschema.UnmarshalJSON would give for its JSON): maps, slices,
+// strings, booleans, nil and json.Number. NaN and infinities, which JSON
+// cannot hold, become nil, as yamltree.JSON writes them.
 func Instance(v any) (any, error) {
-	b, err := yamltree.JSON(v, "")
-	if err != nil {
-		return nil, err
+	switch x := v.(type) {
+	case nil, bool, string:
+		return x, nil
+	case yamltree.Timestamp:
+		return string(x), nil
+	case int:
+		return json.Number(strconv.Itoa(x)), nil
+	case int64:
+		return json.Number(strconv.FormatInt(x, 10)), nil
+	case *big.Int:
+		return json.Number(x.String()), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, nil
+		}
+		return json.Number(strconv.FormatFloat(x, 'g', -1, 64)), nil
+	case []string:
+		out := make([]any, len(x))
+		for i, s := range x {
+			out[i] = s
+		}
+		return out, nil
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			c, err := Instance(e)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = c
+		}
+		return out, nil
+	case *yamltree.Map:
+		out := make(map[string]any, x.Len())
+		for k, e := range x.All() {
+			c, err := Instance(e)
+			if err != nil {
+				return nil, err
+			}
+			out[k] = c
+		}
+		return out, nil
 	}
-	return jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	return nil, fmt.Errorf("schema: cannot convert %T", v)
 }
 
 // Compile compiles doc (a yamltree value) as a draft-07 schema named name.

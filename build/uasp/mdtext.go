@@ -212,5 +212,18 @@ func plainText(n ast.Node, src []byte) string {
 
 // collapse turns runs of blanks into one blank and trims.
 func collapse(s string) string {
+	// Most text is collapsed already: return it without allocating.
+	clean := true
+	for i := 0; i < len(s) && clean; i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			clean = i > 0 && i < len(s)-1 && s[i+1] != ' '
+		case c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c >= 0x80:
+			clean = false // and non-ASCII may hold Unicode spaces
+		}
+	}
+	if clean {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
 }
