@@ -220,6 +220,19 @@ func (w *Writer) Reserve(p string) (string, error) {
 	return full, os.MkdirAll(full, 0o755)
 }
 
+// ReadFile returns the bytes served at site path p, as written so far (after
+// minifying). Later writers use it to digest or quote what earlier ones
+// wrote instead of producing it twice.
+func (w *Writer) ReadFile(p string) ([]byte, error) {
+	w.mu.Lock()
+	_, ok := w.files[p]
+	w.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("output: %s has not been written", p)
+	}
+	return os.ReadFile(filepath.Join(w.tmp, filepath.FromSlash(p)))
+}
+
 // Files returns the site paths written so far, sorted.
 func (w *Writer) Files() []string {
 	w.mu.Lock()

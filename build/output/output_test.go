@@ -106,4 +106,10 @@ func TestWritePaths(t *testing.T) {
 	if got := w.Files(); strings.Join(got, ",") != "a/b.html,x.json" {
 		t.Errorf("Files = %v", got)
 	}
+	if got, err := w.ReadFile("a/b.html"); err != nil || string(got) != "<p>hi</p>" {
+		t.Errorf("ReadFile(a/b.html) = %q, %v; want the minified bytes", got, err)
+	}
+	if _, err := w.ReadFile("missing.html"); err == nil {
+		t.Error("ReadFile of a path never written succeeded")
+	}
 }
