@@ -23,6 +23,10 @@ type Options struct {
 	MaxFolderFiles int
 	// MaxFileBytes is the largest file of a skill folder that is published.
 	MaxFileBytes int64
+	// Display maps a root, as given, to how paths under it are shown in
+	// diagnostics and Input.Path: the embedded demo catalog is unpacked to
+	// a temporary folder but reported as "content/...".
+	Display map[string]string
 }
 
 // DefaultOptions are the limits skilldex uses unless told otherwise.
@@ -61,7 +65,10 @@ func Discover(ctx context.Context, roots []string, opt Options) (*Result, error)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		w := &walker{opt: opt, res: res, root: root, rootIndex: i}
+		w := &walker{opt: opt, res: res, root: root, shown: root, rootIndex: i}
+		if d, ok := opt.Display[root]; ok {
+			w.shown = d
+		}
 		before := len(res.Inputs)
 		if err := w.walkRoot(); err != nil {
 			return nil, err
@@ -86,6 +93,7 @@ type walker struct {
 	opt       Options
 	res       *Result
 	root      string // as given
+	shown     string // how paths under root are shown (Options.Display)
 	realRoot  string // symlinks resolved
 	rootIndex int
 }
@@ -130,14 +138,15 @@ func (w *walker) rootFile(st fs.FileInfo) error {
 	base := filepath.Base(w.root)
 	switch {
 	case isArchiveName(base):
-		w.addArchive(w.root, base, ".")
+		w.addArchive(w.shown, base, ".")
 		return nil
 	case strings.HasSuffix(base, UASPSuffix):
-		w.addDocument(w.root, base, ".", w.realRoot, st.Size())
+		w.addDocument(w.shown, base, ".", w.realRoot, st.Size())
 		return nil
 	case strings.EqualFold(base, "SKILL.md"):
 		// A path to SKILL.md means its folder, as skills-ref reads it.
 		w.root = filepath.Dir(w.root)
+		w.shown = filepath.Dir(w.shown)
 		w.realRoot = filepath.Dir(w.realRoot)
 		return w.walkDir(".", nil, nil)
 	}
@@ -152,9 +161,9 @@ func isArchiveName(name string) bool {
 // display joins rel to the root as the user gave it.
 func (w *walker) display(rel string) string {
 	if rel == "." {
-		return w.root
+		return w.shown
 	}
-	return filepath.Join(w.root, filepath.FromSlash(rel))
+	return filepath.Join(w.shown, filepath.FromSlash(rel))
 }
 
 func (w *walker) realPath(rel string) string {
@@ -264,10 +273,10 @@ func (w *walker) walkDir(rel string, skill *folderSkill, ws *Workspace) error {
 
 // relOf returns a workspace's folder relative to the root.
 func (w *walker) relOf(ws *Workspace) string {
-	if ws.Path == w.root {
+	if ws.Path == w.shown {
 		return "."
 	}
-	r, err := filepath.Rel(w.root, ws.Path)
+	r, err := filepath.Rel(w.shown, ws.Path)
 	if err != nil {
 		return ws.Path
 	}

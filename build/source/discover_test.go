@@ -218,3 +218,39 @@ func TestDiscoverArchives(t *testing.T) {
 		}
 	}
 }
+
+func TestDiscoverDisplay(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- ws/SKILLBAG.md --
+# SKILLBAG
+-- ws/.skills/SKILLS.md --
+a: A skill.
+-- ws/.skills/a/SKILL.md --
+---
+name: a
+description: A skill.
+---
+-- b.uasp.yaml --
+meta:
+  name: b
+`)
+	opt := DefaultOptions
+	opt.Display = map[string]string{dir: "content"}
+	res, err := Discover(context.Background(), []string{dir}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, in := range res.Inputs {
+		paths = append(paths, filepath.ToSlash(in.Path))
+		if in.Workspace == nil && in.DirName == "a" {
+			t.Errorf("skill a lost its workspace under a display root")
+		}
+	}
+	if got, want := strings.Join(paths, " "), "content/b.uasp.yaml content/ws/.skills/a"; got != want {
+		t.Errorf("paths = %q, want %q", got, want)
+	}
+	if len(res.Workspaces) != 1 || filepath.ToSlash(res.Workspaces[0].Path) != "content/ws" {
+		t.Errorf("workspaces = %+v, want one at content/ws", res.Workspaces)
+	}
+}
