@@ -1,0 +1,250 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/report"
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/content"
+)
+
+// siteFlags are the flags build and serve share.
+type siteFlags struct {
+	sources    sourceFlags
+	output     string
+	baseURL    string
+	title      string
+	configFile string
+	noMinify   bool
+	quiet      bool
+}
+
+func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
+	f.sources.register(cmd)
+	cmd.Flags().StringVarP(&f.output, "output", "o", defaultOutput, "the site folder to write; skilldex replaces it only if it made it")
+	cmd.Flags().StringVar(&f.baseURL, "base-url", "", "URL the site is served from, such as https://acme.github.io/skills/ (a GitHub project site lives under /<repo>/)")
+	cmd.Flags().StringVar(&f.title, "title", "", "the site's title (default \"Agent skills\")")
+	cmd.Flags().StringVar(&f.configFile, "config", "", "config file (default: "+ConfigFile+" in the current folder, if there is one)")
+	cmd.Flags().BoolVar(&f.noMinify, "no-minify", false, "write HTML, CSS and JavaScript as generated")
+	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only errors")
+}
+
+// buildPlan is what a build reads and writes, once the config file, the
+// flags and the defaults are merged.
+type buildPlan struct {
+	opt     build.Options
+	cleanup func() // removes the unpacked demo catalog, if any
+	demo    bool
+}
+
+// plan merges the config file, the flags (which win) and the defaults. With
+// no source and no config file, it unpacks the embedded demo catalog.
+func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) {
+	cfg, err := loadConfig(f.configFile)
+	if err != nil {
+		return nil, err
+	}
+	if cfg == nil {
+		cfg = &config{}
+	}
+	p := &buildPlan{cleanup: func() {}}
+	sources := args
+	if len(sources) == 0 {
+		sources = cfg.Sources
+	}
+	changed := cmd.Flags().Changed
+	lo := f.sources.loadOptions(sources)
+	if !changed("strict") && cfg.Strict {
+		lo.Strict = true
+	}
+	if len(sources) == 0 {
+		dir, err := os.MkdirTemp("", "skilldex-demo-")
+		if err != nil {
+			return nil, err
+		}
+		root := filepath.Join(dir, "content")
+		if err := os.Mkdir(root, 0o755); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+		if err := content.Extract(root); err != nil {
+			os.RemoveAll(dir)
+			return nil, fmt.Errorf("unpacking the demo catalog: %w", err)
+		}
+		lo.Sources = []string{root}
+		lo.Source.Display = map[string]string{root: "content"}
+		p.cleanup = func() { os.RemoveAll(dir) }
+		p.demo = true
+	}
+	output := f.output
+	if !changed("output") && cfg.Output != "" {
+		output = cfg.Output
+	}
+	base := cfg.BaseURL
+	if changed("base-url") {
+		base = f.baseURL
+	}
+	title := cfg.Title
+	if changed("title") {
+		title = f.title
+	}
+	if title == "" {
+		title = "Agent skills"
+		if p.demo {
+			title = "skilldex demo catalog"
+		}
+	}
+	info, err := siteinfo.New(title, base)
+	if err != nil {
+		p.cleanup()
+		return nil, fmt.Errorf("%v; give a URL such as https://acme.github.io/skills/ or a path such as /skills/", err)
+	}
+	info.Description = cfg.Description
+	info.Repository = cfg.Repository
+	p.opt = build.Options{LoadOptions: lo, Output: output, Site: info, NoMinify: f.noMinify}
+	return p, nil
+}
+
+func newBuildCmd() *cobra.Command {
+	var f siteFlags
+	cmd := &cobra.Command{
+		Use:   "build [SOURCE...]",
+		Short: "Build the catalog site: pages, search index and the agent API",
+		Long: `build reads the sources (folders searched recursively, .skill and .zip
+archives, NAME.uasp.yaml documents, SkillBag workspaces), validates every
+skill, and writes the whole site to the output folder: HTML pages, the
+search index, and the static JSON endpoints agents read.
+
+Sources come from the arguments, else from the config file (skilldex.yaml
+in the current folder, or --config), else the embedded demo catalog.
+Flags override the config file.
+
+The site is written to a temporary folder and swapped in at the end, so a
+failed or interrupted build leaves the previous site as it was. skilldex
+refuses to replace a non-empty folder it did not make.
+
+A skill that cannot be published is reported and left out; the others are
+published. With --strict, any error or warning fails the build and nothing
+is written.
+
+Exit status: 0 when the site was written and no skill was rejected; 1 when
+a skill was rejected (the site is still written) or, with --strict, when
+anything warns (nothing is written); 2 on usage or I/O failure.`,
+		Example: `  skilldex build                          # the embedded demo catalog, into public/
+  skilldex build skills/ -o public
+  skilldex build --base-url https://acme.github.io/skills/ skills/
+  skilldex build --config site/skilldex.yaml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := f.plan(cmd, args)
+			if err != nil {
+				return failure(err)
+			}
+			defer p.cleanup()
+			stderr := cmd.ErrOrStderr()
+			prog := newProgress(stderr)
+			if !f.quiet {
+				p.opt.Progress = prog.stage
+			}
+			res, err := build.Build(cmd.Context(), p.opt)
+			prog.finish()
+			if res != nil && res.Catalog != nil {
+				printFindings(stderr, res.Catalog, f.quiet, p.opt.Strict)
+			}
+			if errors.Is(err, build.ErrStrict) {
+				return &exitError{code: exitFindings, err: err}
+			}
+			if err != nil {
+				return failure(err)
+			}
+			if !f.quiet {
+				printSummary(stderr, res, p.opt.Output)
+			}
+			return codeErr(findingsCode(res.Catalog, p.opt.Strict))
+		},
+	}
+	f.register(cmd, "public")
+	return cmd
+}
+
+func codeErr(code int) error {
+	if code == exitOK {
+		return nil
+	}
+	return &exitError{code: code}
+}
+
+// printFindings prints the errors of the build and, unless quiet, how many
+// warnings there are: a large catalog has hundreds, and the site's report
+// page lists them all. With strict, warnings fail the build, so each is
+// printed.
+func printFindings(w io.Writer, c *catalog.Catalog, quiet, strict bool) {
+	warnings := 0
+	print := func(d diag.Diagnostic) {
+		switch {
+		case d.Severity == diag.Error, d.Severity == diag.Warning && strict:
+			fmt.Fprintln(w, d.String())
+		case d.Severity == diag.Warning:
+			warnings++
+		}
+	}
+	for _, d := range c.Diagnostics {
+		print(d)
+	}
+	for _, s := range c.All {
+		for _, d := range s.Diagnostics {
+			print(d)
+		}
+	}
+	if warnings > 0 && !quiet {
+		noun := "warnings"
+		if warnings == 1 {
+			noun = "warning"
+		}
+		fmt.Fprintf(w, "%d %s: see report/ in the site, or run skilldex validate\n", warnings, noun)
+	}
+}
+
+func printSummary(w io.Writer, res *build.Result, output string) {
+	fmt.Fprintf(w, "%s\npublished %d skills to %s: %d files in %s\n", report.SummaryLine(res.Catalog.Summarize()),
+		len(res.Catalog.Skills), output, res.Files, res.Duration.Round(time.Millisecond))
+}
+
+// progress reports build stages: on a terminal, one line rewritten in
+// place; otherwise one plain line per stage, which logs read well.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	shown bool
+	start time.Time
+}
+
+func newProgress(w io.Writer) *progress {
+	return &progress{w: w, tty: isTerminal(w), start: time.Now()}
+}
+
+func (p *progress) stage(name string) {
+	elapsed := time.Since(p.start).Round(10 * time.Millisecond)
+	if p.tty {
+		fmt.Fprintf(p.w, "\r\033[Kbuilding: %s (%s)", name, elapsed)
+		p.shown = true
+		return
+	}
+	fmt.Fprintf(p.w, "building: %s (%s)\n", name, elapsed)
+}
+
+// finish clears the progress line on a terminal.
+func (p *progress) finish() {
+	if p.tty && p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func TestBuildExitCodes(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), cliCatalog)
+	ok, warn := filepath.Join(dir, "ok"), filepath.Join(dir, "warn")
+	out := filepath.Join(t.TempDir(), "site")
+	cases := []struct {
+		name  string
+		args  []string
+		code  int
+		err   string // in stderr
+		wrote bool   // the site exists afterwards
+	}{
+		{"clean", []string{"build", ok, "-o", out}, 0, "published 1 skills", true},
+		{"warning is not failure", []string{"build", warn, "-o", out}, 0, "1 warning", true},
+		{"strict fails on a warning", []string{"build", "--strict", warn, "-o", out + "-strict"}, 1, "--strict", false},
+		{"a rejected skill is reported, the rest published", []string{"build", dir, "-o", out}, 1, "must start with YAML frontmatter", true},
+		{"missing source", []string{"build", filepath.Join(dir, "missing"), "-o", out + "-missing"}, 2, "does not exist", false},
+		{"bad base URL", []string{"build", ok, "--base-url", "ftp://x/", "-o", out + "-ftp"}, 2, "want http or https", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, _, stderr := runCLI(t, c.args...)
+			if code != c.code || !strings.Contains(stderr, c.err) {
+				t.Errorf("exit %d, want %d; stderr %q should mention %q", code, c.code, stderr, c.err)
+			}
+			site := c.args[len(c.args)-1]
+			if got := exists(filepath.Join(site, ".skilldex-site")); got != c.wrote {
+				t.Errorf("site written = %v, want %v", got, c.wrote)
+			}
+		})
+	}
+}
+
+// A folder skilldex did not make is never replaced.
+func TestBuildRefusesForeignFolder(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), cliCatalog)
+	out := t.TempDir()
+	os.WriteFile(filepath.Join(out, "precious.txt"), []byte("mine"), 0o644)
+	code, _, stderr := runCLI(t, "build", filepath.Join(dir, "ok"), "-o", out)
+	if code != exitFailure || !strings.Contains(stderr, "refusing to replace") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "precious.txt")); string(b) != "mine" {
+		t.Error("the user's file was touched")
+	}
+}
+
+// With no source and no config, build publishes the embedded demo catalog
+// and reports its files as content/...
+func TestBuildDemoDefault(t *testing.T) {
+	t.Chdir(t.TempDir())
+	code, _, stderr := runCLI(t, "build")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "published 8 skills to public") {
+		t.Errorf("summary: %s", stderr)
+	}
+	if !exists(filepath.Join("public", ".skilldex-site")) {
+		t.Error("no site in public/")
+	}
+	// The demo's one warning names its file as the repository has it.
+	code, _, stderr = runCLI(t, "build", "--strict", "-o", "strict")
+	if code != exitFindings || !strings.Contains(stderr, "content/uasp/agent-browser/agent-browser.uasp.yaml") {
+		t.Errorf("strict demo build: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestBuildConfig(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), cliCatalog+`
+-- site/skilldex.yaml --
+title: Acme skills
+base_url: https://acme.github.io/skills/
+sources:
+  - ../ok
+output: out
+-- typo/skilldex.yaml --
+title: Acme
+sourcs: [x]
+-- badpaths/skilldex.yaml --
+api:
+  paths: some
+`)
+	// Sources and output are relative to the config file, not the
+	// working folder.
+	code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, "site", "skilldex.yaml"))
+	if code != exitOK || !exists(filepath.Join(dir, "site", "out", ".skilldex-site")) {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	// A flag overrides the file.
+	other := filepath.Join(t.TempDir(), "flag")
+	code, _, stderr = runCLI(t, "build", "--config", filepath.Join(dir, "site", "skilldex.yaml"), "-o", other)
+	if code != exitOK || !exists(filepath.Join(other, ".skilldex-site")) {
+		t.Errorf("-o did not override output: exit %d, %s", code, stderr)
+	}
+	// skilldex.yaml in the working folder is read without --config.
+	t.Chdir(filepath.Join(dir, "site"))
+	if code, _, stderr := runCLI(t, "build", "-o", filepath.Join(t.TempDir(), "cwd")); code != exitOK || !strings.Contains(stderr, "published 1 skills") {
+		t.Errorf("skilldex.yaml in the working folder: exit %d, %s", code, stderr)
+	}
+	for file, want := range map[string]string{
+		"typo":     "line 2: key sourcs is not a known key",
+		"badpaths": `api.paths is "some"`,
+		"missing":  "no such file",
+	} {
+		code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, file, "skilldex.yaml"))
+		if code != exitFailure || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", file, code, stderr, want)
+		}
+	}
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ConfigFile is the config file build and serve read from the current
+// folder when --config is not given.
+const ConfigFile = "skilldex.yaml"
+
+// config is skilldex.yaml. Flags given on the command line override it.
+type config struct {
+	Title       string   `yaml:"title"`
+	Description string   `yaml:"description"`
+	BaseURL     string   `yaml:"base_url"`
+	Repository  string   `yaml:"repository"`
+	Sources     []string `yaml:"sources"`
+	Output      string   `yaml:"output"`
+	Strict      bool     `yaml:"strict"`
+	API         struct {
+		// Paths is which UASP query paths get a static file: all,
+		// sections, or none.
+		Paths string `yaml:"paths"`
+	} `yaml:"api"`
+
+	// dir is the folder holding the file: sources and output are relative
+	// to it, so a build gives the same site from any working folder.
+	dir  string
+	path string
+}
+
+// loadConfig reads the config file at path; with path "" it reads
+// skilldex.yaml from the current folder if there is one, and returns nil if
+// there is none.
+func loadConfig(path string) (*config, error) {
+	explicit := path != ""
+	if !explicit {
+		path = ConfigFile
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if !explicit && errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	var c config
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %v (the keys are title, description, base_url, repository, sources, output, strict, api.paths)", path, yamlMessage(err))
+	}
+	switch c.API.Paths {
+	case "", "all", "sections", "none":
+	default:
+		return nil, fmt.Errorf("%s: api.paths is %q; want all, sections or none", path, c.API.Paths)
+	}
+	c.path = path
+	c.dir = filepath.Dir(path)
+	for i, s := range c.Sources {
+		c.Sources[i] = c.resolve(s)
+	}
+	if c.Output != "" {
+		c.Output = c.resolve(c.Output)
+	}
+	return &c, nil
+}
+
+func (c *config) resolve(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(c.dir, filepath.FromSlash(p))
+}
+
+// yamlMessage drops the "yaml: " prefix, which says nothing to a user, and
+// says "unknown key" where yaml names a Go type.
+func yamlMessage(err error) string {
+	msg := strings.ReplaceAll(err.Error(), " not found in type main.config", " is not a known key")
+	msg = strings.ReplaceAll(msg, ": field ", ": key ")
+	for _, p := range []string{"yaml: unmarshal errors:\n  ", "yaml: "} {
+		if len(msg) > len(p) && msg[:len(p)] == p {
+			return msg[len(p):]
+		}
+	}
+	return msg
+}
