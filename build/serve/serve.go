@@ -1,0 +1,295 @@
+// Package serve serves a built site on localhost while its sources are
+// edited: it watches the source folders, rebuilds when a file changes, and
+// tells open pages to reload. It is the engine of `skilldex serve`; the
+// site it serves is exactly what `skilldex build` writes, plus one script
+// injected into HTML responses for live reload.
+package serve
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Prefix is where the server's own endpoints live; no site path starts
+// with it.
+const Prefix = "/__skilldex/"
+
+// reloadScript reconnects after a rebuild-triggered reload and after the
+// server restarts. It is a file, not inline, so the pages' CSP allows it.
+const reloadScript = `(() => {
+  const es = new EventSource(` + "`" + Prefix + "events`" + `);
+  es.addEventListener('reload', () => location.reload());
+})();
+`
+
+// Server serves Dir under BasePath and reloads pages after each Rebuild.
+type Server struct {
+	// Dir is the site folder. Rebuild replaces its content; requests read
+	// it afresh each time.
+	Dir string
+	// BasePath is the path the site lives under, such as "/" or "/repo/".
+	BasePath string
+	// Rebuild builds the site again into Dir.
+	Rebuild func(ctx context.Context) error
+	// Sources are the folders and files to watch.
+	Sources []string
+	// Interval is how often the sources are checked for changes (default
+	// 300 ms). Polling needs no platform support and costs a stat per file.
+	Interval time.Duration
+	// Log receives one line per event (rebuilds, errors).
+	Log func(format string, args ...any)
+
+	mu      sync.Mutex
+	clients map[chan struct{}]bool
+	builds  int
+}
+
+// Handler serves the site, the reload script and the reload events.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc(Prefix+"reload.js", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		fmt.Fprint(w, reloadScript)
+	})
+	mux.HandleFunc(Prefix+"events", s.events)
+	mux.HandleFunc("/", s.site)
+	return mux
+}
+
+// events streams a "reload" server-sent event after every rebuild.
+func (s *Server) events(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	ch := make(chan struct{}, 1)
+	s.mu.Lock()
+	if s.clients == nil {
+		s.clients = map[chan struct{}]bool{}
+	}
+	s.clients[ch] = true
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.clients, ch)
+		s.mu.Unlock()
+	}()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	fmt.Fprint(w, ": connected\n\n")
+	flusher.Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-ch:
+			fmt.Fprint(w, "event: reload\ndata: {}\n\n")
+			flusher.Flush()
+		}
+	}
+}
+
+// Clients returns how many pages are listening for reloads.
+func (s *Server) Clients() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.clients)
+}
+
+func (s *Server) notify() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for ch := range s.clients {
+		select {
+		case ch <- struct{}{}:
+		default: // a reload is already pending for this page
+		}
+	}
+}
+
+// site serves a file of the site, like a static host: "x/" serves
+// "x/index.html", a missing file serves 404.html with status 404.
+func (s *Server) site(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	base := s.BasePath
+	if base == "" {
+		base = "/"
+	}
+	if !strings.HasPrefix(r.URL.Path, base) {
+		if r.URL.Path == "/" || r.URL.Path+"/" == base {
+			http.Redirect(w, r, base, http.StatusFound)
+			return
+		}
+		s.notFound(w, r)
+		return
+	}
+	rel := strings.TrimPrefix(r.URL.Path, base)
+	clean := path.Clean("/" + rel)[1:]
+	if clean == "" {
+		clean = "."
+	}
+	if !fs.ValidPath(clean) {
+		s.notFound(w, r)
+		return
+	}
+	full := filepath.Join(s.Dir, filepath.FromSlash(clean))
+	st, err := os.Stat(full)
+	if err == nil && st.IsDir() {
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+			return
+		}
+		full = filepath.Join(full, "index.html")
+		st, err = os.Stat(full)
+	}
+	if err != nil || !st.Mode().IsRegular() {
+		s.notFound(w, r)
+		return
+	}
+	s.serveFile(w, r, full, http.StatusOK)
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	p := filepath.Join(s.Dir, "404.html")
+	if _, err := os.Stat(p); err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	s.serveFile(w, r, p, http.StatusNotFound)
+}
+
+// serveFile sends a file with no caching, injecting the reload script into
+// HTML.
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, full string, status int) {
+	w.Header().Set("Cache-Control", "no-store")
+	if !strings.HasSuffix(full, ".html") {
+		if status == http.StatusOK {
+			http.ServeFile(w, r, full)
+			return
+		}
+	}
+	data, err := os.ReadFile(full)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	if strings.HasSuffix(full, ".html") {
+		data = Inject(data)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	}
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(data)
+	}
+}
+
+// Inject adds the reload script to an HTML page, before </body> or at the
+// end when the page has none.
+func Inject(page []byte) []byte {
+	tag := []byte(`<script src="` + Prefix + `reload.js"></script>`)
+	if i := bytes.LastIndex(page, []byte("</body>")); i >= 0 {
+		return append(append(append([]byte{}, page[:i]...), tag...), page[i:]...)
+	}
+	return append(append([]byte{}, page...), tag...)
+}
+
+// Watch checks the sources every Interval and rebuilds when they changed,
+// until ctx is done. Changes during a rebuild trigger another one.
+func (s *Server) Watch(ctx context.Context) error {
+	interval := s.Interval
+	if interval == 0 {
+		interval = 300 * time.Millisecond
+	}
+	last := Fingerprint(s.Sources)
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+		now := Fingerprint(s.Sources)
+		if now == last {
+			continue
+		}
+		last = now
+		start := time.Now()
+		if err := s.Rebuild(ctx); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.logf("rebuild failed, still serving the previous site: %v", err)
+			continue
+		}
+		s.mu.Lock()
+		s.builds++
+		s.mu.Unlock()
+		s.logf("rebuilt in %s", time.Since(start).Round(time.Millisecond))
+		s.notify()
+	}
+}
+
+// Builds returns how many rebuilds succeeded.
+func (s *Server) Builds() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.builds
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.Log != nil {
+		s.Log(format, args...)
+	}
+}
+
+// Fingerprint hashes the path, size, mode and modification time of every
+// file under the sources (skipping .git and node_modules, as discovery
+// does), so that any edit, addition, removal or rename changes it.
+func Fingerprint(sources []string) uint64 {
+	h := fnv.New64a()
+	var entries []string
+	for _, root := range sources {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				entries = append(entries, p+"\x00error")
+				return nil
+			}
+			if d.IsDir() {
+				if p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+					return filepath.SkipDir
+				}
+				return nil // its files say what changed; its own mtime moves with .git
+			}
+			info, err := d.Info()
+			if err != nil {
+				return nil
+			}
+			entries = append(entries, fmt.Sprintf("%s\x00%d\x00%d\x00%d", p, info.Size(), info.Mode(), info.ModTime().UnixNano()))
+			return nil
+		})
+	}
+	sort.Strings(entries)
+	for _, e := range entries {
+		h.Write([]byte(e))
+		h.Write([]byte{'\n'})
+	}
+	return h.Sum64()
+}

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/serve"
+)
+
+func newServeCmd() *cobra.Command {
+	var f siteFlags
+	var port int
+	var host string
+	cmd := &cobra.Command{
+		Use:   "serve [SOURCE...]",
+		Short: "Build the site, serve it on localhost, and rebuild and reload on every change",
+		Long: `serve builds the site as build does, serves it on localhost, watches the
+sources, rebuilds when a file changes, and reloads the pages open in a
+browser. A rebuild that fails is reported and the previous site stays up.
+
+The site is written to a temporary folder unless -o is given. Sources,
+config file and flags work as for build.`,
+		Example: `  skilldex serve                 # the embedded demo catalog
+  skilldex serve skills/ --port 8080`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := f.plan(cmd, args)
+			if err != nil {
+				return failure(err)
+			}
+			defer p.cleanup()
+			stderr := cmd.ErrOrStderr()
+			if !cmd.Flags().Changed("output") {
+				dir, err := os.MkdirTemp("", "skilldex-serve-")
+				if err != nil {
+					return failure(err)
+				}
+				defer os.RemoveAll(dir)
+				p.opt.Output = filepath.Join(dir, "site")
+			}
+			// The server is on localhost: links must stay on it whatever
+			// the published base URL, so keep only its path.
+			p.opt.Site.Base.Scheme, p.opt.Site.Base.Host = "", ""
+			ctx := cmd.Context()
+			res, err := build.Build(ctx, p.opt)
+			if res != nil && res.Catalog != nil {
+				printFindings(stderr, res.Catalog, f.quiet, p.opt.Strict)
+			}
+			if err != nil {
+				return failure(fmt.Errorf("first build: %w", err))
+			}
+			printSummary(stderr, res, p.opt.Output)
+
+			ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
+			if err != nil {
+				return failure(fmt.Errorf("%v; choose another --port", err))
+			}
+			srv := &serve.Server{
+				Dir:      p.opt.Output,
+				BasePath: p.opt.Site.Base.Path,
+				Sources:  p.opt.Sources,
+				Rebuild: func(ctx context.Context) error {
+					res, err := build.Build(ctx, p.opt)
+					if res != nil && res.Catalog != nil {
+						printFindings(stderr, res.Catalog, true, p.opt.Strict)
+					}
+					return err
+				},
+				Log: func(format string, args ...any) {
+					fmt.Fprintf(stderr, time.Now().Format("15:04:05 ")+format+"\n", args...)
+				},
+			}
+			if p.demo {
+				srv.Sources = nil // the unpacked demo never changes
+			}
+			hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+			fmt.Fprintf(stderr, "serving on http://%s%s (Ctrl-C to stop)\n", ln.Addr(), srv.BasePath)
+			go srv.Watch(ctx)
+			go func() {
+				<-ctx.Done()
+				shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				hs.Shutdown(shutdown)
+			}()
+			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return failure(err)
+			}
+			return nil
+		},
+	}
+	f.register(cmd, "")
+	cmd.Flags().IntVar(&port, "port", 8484, "port to listen on (0: any free port)")
+	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "address to listen on")
+	return cmd
+}
