@@ -6,6 +6,7 @@ package build
 import (
 	"context"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/skilldex/skilldex/build/catalog"
@@ -32,6 +33,9 @@ type LoadOptions struct {
 	// validate sets it; everything that publishes or queries documents
 	// leaves it off.
 	NoDerive bool
+	// Cache, when set, holds the per-skill work of earlier loads: only the
+	// skills whose files changed are parsed and checked again.
+	Cache *Cache
 }
 
 // Load reads, parses and checks every skill of the sources, gives each its
@@ -44,8 +48,28 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		return nil, err
 	}
 	skills := make([]*catalog.Skill, len(found.Inputs))
+	if opt.Cache != nil {
+		opt.Cache.begin()
+	}
 	parallel(ctx, len(found.Inputs), opt.Workers, func(i int) {
-		s := skill.Parse(found.Inputs[i])
+		in := found.Inputs[i]
+		var key [32]byte
+		cacheable := false
+		if opt.Cache != nil {
+			key, cacheable = inputKey(in, opt)
+			if cacheable {
+				if e, ok := opt.Cache.get(key); ok {
+					// The same files, found again: keep the work, but
+					// point at this discovery's input, whose workspace
+					// is the one the checks across skills look for.
+					s := *e.skill
+					s.Input = in
+					skills[i] = &catalog.Skill{Skill: &s, Diagnostics: slices.Clone(e.diags), Doc: e.doc}
+					return
+				}
+			}
+		}
+		s := skill.Parse(in)
 		ds := lint.Check(s, lint.Options{Strict: opt.Strict})
 		// Every skill gets its UASP document, given or derived. What is
 		// wrong with a given one counts in the skill's status like any
@@ -56,9 +80,15 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 			doc, uds = uasp.ForSkill(s)
 		}
 		skills[i] = &catalog.Skill{Skill: s, Diagnostics: diag.Sort(append(ds, uds...)), Doc: doc}
+		if cacheable {
+			opt.Cache.put(key, &cached{skill: s, diags: slices.Clone(skills[i].Diagnostics), doc: doc})
+		}
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if opt.Cache != nil {
+		opt.Cache.end()
 	}
 	global := found.Diagnostics
 	for _, ws := range found.Workspaces {

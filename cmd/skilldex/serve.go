@@ -50,6 +50,8 @@ config file and flags work as for build.`,
 			// The server is on localhost: links must stay on it whatever
 			// the published base URL, so keep only its path.
 			p.opt.Site.Base.Scheme, p.opt.Site.Base.Host = "", ""
+			// Rebuilds redo only the skills whose files changed.
+			p.opt.Cache = build.NewCache()
 			ctx := cmd.Context()
 			res, err := build.Build(ctx, p.opt)
 			if res != nil && res.Catalog != nil {
@@ -72,6 +74,10 @@ config file and flags work as for build.`,
 					res, err := build.Build(ctx, p.opt)
 					if res != nil && res.Catalog != nil {
 						printFindings(stderr, res.Catalog, true, p.opt.Strict)
+					}
+					if err == nil {
+						hits, misses := p.opt.Cache.Stats()
+						fmt.Fprintf(stderr, "%d skills parsed again, %d unchanged\n", misses, hits)
 					}
 					return err
 				},

@@ -1,0 +1,278 @@
+// Command sitebench measures full builds of generated catalogs with skilldex
+// and with the usual alternative, Hugo for the pages plus Pagefind for
+// search, on the same machine in the same run, and prints them side by
+// side: wall time, CPU time, peak memory, output bytes and file count.
+//
+//	go run ./internal/sitebench -n 1000,10000
+//
+// It installs Hugo (go install of a pinned release) and Pagefind (npm, a
+// pinned version) into a cache folder when they are missing; -skip-others
+// measures skilldex alone. Catalogs come from internal/catalogen (seed 1)
+// and are kept between runs.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/skilldex/skilldex/internal/catalogen"
+)
+
+// Pinned versions of the tools measured against. Hugo v0.165.0 is the
+// newest that builds with Go 1.26; its install takes about 7 minutes, so
+// it is cached.
+const (
+	hugoModule      = "github.com/gohugoio/hugo@v0.165.0"
+	pagefindVersion = "1.6.0"
+)
+
+func main() {
+	sizes := flag.String("n", "1000,10000", "catalog sizes, comma-separated")
+	cache := flag.String("cache", defaultCache(), "folder for the tools, catalogs and sites")
+	skipOthers := flag.Bool("skip-others", false, "measure skilldex only")
+	runs := flag.Int("runs", 1, "builds per tool and size; the fastest is reported")
+	flag.Parse()
+	if err := run(*sizes, *cache, *skipOthers, *runs); err != nil {
+		fmt.Fprintln(os.Stderr, "sitebench:", err)
+		os.Exit(1)
+	}
+}
+
+func defaultCache() string {
+	if d := os.Getenv("SKILLDEX_BENCH_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "skilldex-bench")
+	}
+	return filepath.Join(os.TempDir(), "skilldex-bench")
+}
+
+// measurement is one build.
+type measurement struct {
+	wall, cpu time.Duration
+	peakRSS   int64 // bytes
+	bytes     int64
+	files     int
+}
+
+func run(sizeList, cache string, skipOthers bool, runs int) error {
+	var sizes []int
+	for _, s := range strings.Split(sizeList, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("-n %q: want sizes such as 1000,10000", sizeList)
+		}
+		sizes = append(sizes, n)
+	}
+	if err := os.MkdirAll(cache, 0o755); err != nil {
+		return err
+	}
+	skilldex := filepath.Join(cache, "bin", "skilldex")
+	if err := command("", "go", "build", "-o", skilldex, "./cmd/skilldex").Run(); err != nil {
+		return fmt.Errorf("building skilldex (run from the repository root): %w", err)
+	}
+	var hugo, pagefind string
+	if !skipOthers {
+		var err error
+		if hugo, err = installHugo(cache); err != nil {
+			return err
+		}
+		if pagefind, err = installPagefind(cache); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("machine: %d CPUs, %s/%s, %s\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, goVersion())
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "skills\ttool\twall\tCPU\tpeak RSS\toutput\tfiles\t")
+	for _, n := range sizes {
+		src, err := catalog(cache, n)
+		if err != nil {
+			return err
+		}
+		out := filepath.Join(cache, fmt.Sprintf("out-%d", n))
+		sd, err := best(runs, func() (measurement, error) {
+			site := filepath.Join(out, "skilldex")
+			return measure(site, command("", skilldex, "build", "-q", src, "-o", site))
+		})
+		if err != nil {
+			return fmt.Errorf("skilldex on %d skills: %w", n, err)
+		}
+		row(tw, n, "skilldex", sd)
+		if skipOthers {
+			continue
+		}
+		hugoSrc, err := hugoSite(cache, src, n)
+		if err != nil {
+			return err
+		}
+		hm, err := best(runs, func() (measurement, error) {
+			site := filepath.Join(out, "hugo")
+			os.RemoveAll(site)
+			return measure(site, command(hugoSrc, hugo, "--quiet", "--destination", site))
+		})
+		if err != nil {
+			return fmt.Errorf("hugo on %d skills: %w", n, err)
+		}
+		pm, err := best(runs, func() (measurement, error) {
+			site := filepath.Join(out, "hugo")
+			os.RemoveAll(filepath.Join(site, "pagefind"))
+			m, err := measure(filepath.Join(site, "pagefind"), command("", pagefind, "--site", site, "--quiet"))
+			return m, err
+		})
+		if err != nil {
+			return fmt.Errorf("pagefind on %d skills: %w", n, err)
+		}
+		both := measurement{
+			wall: hm.wall + pm.wall, cpu: hm.cpu + pm.cpu,
+			peakRSS: max(hm.peakRSS, pm.peakRSS),
+		}
+		both.bytes, both.files = tree(filepath.Join(out, "hugo"))
+		row(tw, n, "hugo", hm)
+		row(tw, n, "pagefind", pm)
+		row(tw, n, "hugo+pagefind", both)
+		fmt.Fprintf(tw, "%d\tskilldex is\t%.1f× faster\t%.1f× less CPU\t%.1f× less memory\t\t\t\n", n,
+			ratio(both.wall, sd.wall), ratio(both.cpu, sd.cpu), float64(both.peakRSS)/float64(sd.peakRSS))
+	}
+	return tw.Flush()
+}
+
+func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
+
+func row(tw *tabwriter.Writer, n int, tool string, m measurement) {
+	fmt.Fprintf(tw, "%d\t%s\t%.2fs\t%.2fs\t%d MB\t%d MB\t%d\t\n", n, tool,
+		m.wall.Seconds(), m.cpu.Seconds(), m.peakRSS>>20, m.bytes>>20, m.files)
+}
+
+func best(runs int, f func() (measurement, error)) (measurement, error) {
+	var b measurement
+	for i := 0; i < max(runs, 1); i++ {
+		m, err := f()
+		if err != nil {
+			return m, err
+		}
+		if i == 0 || m.wall < b.wall {
+			b = m
+		}
+	}
+	return b, nil
+}
+
+func command(dir, name string, args ...string) *exec.Cmd {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Stderr = os.Stderr
+	return cmd
+}
+
+// measure runs cmd and reads its resource use from the kernel: CPU time
+// and peak resident memory include the children it waited for.
+func measure(site string, cmd *exec.Cmd) (measurement, error) {
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return measurement{}, fmt.Errorf("%s: %w\n%s", strings.Join(cmd.Args, " "), err, out.String())
+	}
+	ps := cmd.ProcessState
+	m := measurement{wall: wall, cpu: ps.UserTime() + ps.SystemTime()}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		m.peakRSS = int64(ru.Maxrss) << 10 // kilobytes on Linux
+	}
+	m.bytes, m.files = tree(site)
+	return m, nil
+}
+
+// tree returns the bytes and file count under dir.
+func tree(dir string) (size int64, files int) {
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				size += info.Size()
+				files++
+			}
+		}
+		return nil
+	})
+	return size, files
+}
+
+// catalog generates the catalog of n skills once.
+func catalog(cache string, n int) (string, error) {
+	src := filepath.Join(cache, fmt.Sprintf("catalog-%d", n))
+	if _, err := os.Stat(filepath.Join(src, ".done")); err == nil {
+		return src, nil
+	}
+	os.RemoveAll(src)
+	fmt.Fprintf(os.Stderr, "generating %d skills…\n", n)
+	if err := catalogen.Generate(src, n, 1); err != nil {
+		return "", err
+	}
+	return src, os.WriteFile(filepath.Join(src, ".done"), nil, 0o644)
+}
+
+func goVersion() string {
+	out, err := exec.Command("go", "env", "GOVERSION").Output()
+	if err != nil {
+		return runtime.Version()
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func installHugo(cache string) (string, error) {
+	bin := filepath.Join(cache, "bin", "hugo")
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	fmt.Fprintf(os.Stderr, "installing %s (about 7 minutes, once)…\n", hugoModule)
+	cmd := command("", "go", "install", hugoModule)
+	cmd.Env = append(os.Environ(), "GOBIN="+filepath.Dir(bin))
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("installing hugo: %w", err)
+	}
+	return bin, nil
+}
+
+// installPagefind installs Pagefind from npm and returns its native binary,
+// so that the measurement does not include Node.
+func installPagefind(cache string) (string, error) {
+	dir := filepath.Join(cache, "pagefind-"+pagefindVersion)
+	find := func() string {
+		matches, _ := filepath.Glob(filepath.Join(dir, "node_modules", "@pagefind", "*", "bin", "pagefind*"))
+		for _, m := range matches {
+			if info, err := os.Stat(m); err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0 {
+				return m
+			}
+		}
+		return ""
+	}
+	if bin := find(); bin != "" {
+		return bin, nil
+	}
+	if _, err := exec.LookPath("npm"); err != nil {
+		return "", errors.New("npm is needed to install Pagefind (apt-get install npm), or pass -skip-others")
+	}
+	fmt.Fprintf(os.Stderr, "installing pagefind %s…\n", pagefindVersion)
+	os.MkdirAll(dir, 0o755)
+	if err := command(dir, "npm", "install", "--no-audit", "--no-fund", "--prefix", dir, "pagefind@"+pagefindVersion).Run(); err != nil {
+		return "", fmt.Errorf("installing pagefind: %w", err)
+	}
+	if bin := find(); bin != "" {
+		return bin, nil
+	}
+	return "", fmt.Errorf("pagefind installed in %s but its native binary was not found", dir)
+}
