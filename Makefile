@@ -25,14 +25,17 @@ fuzz:
 	  echo "== $$t ($$pkg)"; $(GO) test -run XXX -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
 
-# Search benchmarks (index/bench_test.go) run at 1,000 and 10,000 generated
-# skills here; bench-100k adds 100,000 (several minutes to generate and
-# build). Bytes and times per query of the JSON index come from
-# static/search-core.js under Node; catalogs are cached in $$TMPDIR/skilldex-bench.
+# Full builds of generated catalogs (1,000 and 10,000 skills) side by side
+# with Hugo + Pagefind (internal/sitebench; installs pinned releases of
+# both into ~/.cache/skilldex-bench once), then the Go benchmarks: Load and
+# the search index (bytes and times per query of the JSON index come from
+# static/search-core.js under Node). bench-100k adds 100,000 skills.
 bench:
+	$(GO) run ./internal/sitebench -n 1000,10000
 	$(GO) test -run XXX -bench . -benchtime 1x $(PKGS)
 
 bench-100k:
+	$(GO) run ./internal/sitebench -n 100000 -skip-others
 	$(GO) test ./index -run XXX -bench 'Search/100k' -benchtime 1x -timeout 90m
 
 demo:
