@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,6 +28,7 @@ type siteFlags struct {
 	configFile string
 	noMinify   bool
 	quiet      bool
+	cpuProfile string
 }
 
 func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
@@ -37,6 +39,23 @@ func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
 	cmd.Flags().StringVar(&f.configFile, "config", "", "config file (default: "+ConfigFile+" in the current folder, if there is one)")
 	cmd.Flags().BoolVar(&f.noMinify, "no-minify", false, "write HTML, CSS and JavaScript as generated")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only errors")
+	cmd.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof reads it)")
+}
+
+// profile starts a CPU profile when asked; the returned func stops it.
+func (f *siteFlags) profile() (stop func(), err error) {
+	if f.cpuProfile == "" {
+		return func() {}, nil
+	}
+	file, err := os.Create(f.cpuProfile)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(file); err != nil {
+		file.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); file.Close() }, nil
 }
 
 // buildPlan is what a build reads and writes, once the config file, the
@@ -151,6 +170,11 @@ anything warns (nothing is written); 2 on usage or I/O failure.`,
 			}
 			defer p.cleanup()
 			stderr := cmd.ErrOrStderr()
+			stopProfile, err := f.profile()
+			if err != nil {
+				return failure(err)
+			}
+			defer stopProfile()
 			prog := newProgress(stderr)
 			if !f.quiet {
 				p.opt.Progress = prog.stage
