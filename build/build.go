@@ -23,6 +23,11 @@ type Options struct {
 	NoMinify bool
 	// Progress, when set, is told about each stage as it starts.
 	Progress func(stage string)
+	// Previous is the manifest of the site now at Output, from the Result
+	// of the build that wrote it. With it (and a LoadOptions.Cache), the
+	// build is incremental: only what changed is rendered and written, and
+	// the output is the same as a full build's.
+	Previous *output.Manifest
 }
 
 // A Writer writes one part of the site (pages, the JSON API, the search
@@ -43,6 +48,11 @@ type Result struct {
 	Catalog  *catalog.Catalog
 	Files    int
 	Duration time.Duration
+	// Written and Kept count the files this build wrote and those it left
+	// as the previous build wrote them (incremental builds).
+	Written, Kept int
+	// Manifest describes the site written, for the next build's Previous.
+	Manifest *output.Manifest
 }
 
 // ErrStrict is returned when Strict is set and the inputs have findings.
@@ -76,7 +86,7 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 			return &Result{Catalog: c, Duration: time.Since(start)}, ErrStrict
 		}
 	}
-	out, err := output.Open(opt.Output, output.Options{Minify: !opt.NoMinify})
+	out, err := output.Open(opt.Output, output.Options{Minify: !opt.NoMinify, Previous: opt.Previous})
 	if err != nil {
 		return nil, err
 	}
@@ -99,5 +109,6 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if err := out.Commit(); err != nil {
 		return nil, err
 	}
-	return &Result{Catalog: c, Files: files, Duration: time.Since(start)}, nil
+	written, kept := out.Stats()
+	return &Result{Catalog: c, Files: files, Duration: time.Since(start), Written: written, Kept: kept, Manifest: out.Manifest()}, nil
 }

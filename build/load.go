@@ -5,6 +5,7 @@ package build
 
 import (
 	"context"
+	"encoding/hex"
 	"runtime"
 	"slices"
 	"sync"
@@ -64,7 +65,7 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 					// is the one the checks across skills look for.
 					s := *e.skill
 					s.Input = in
-					skills[i] = &catalog.Skill{Skill: &s, Diagnostics: slices.Clone(e.diags), Doc: e.doc}
+					skills[i] = &catalog.Skill{Skill: &s, Diagnostics: slices.Clone(e.diags), Doc: e.doc, Key: hex.EncodeToString(key[:])}
 					return
 				}
 			}
@@ -81,6 +82,7 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		}
 		skills[i] = &catalog.Skill{Skill: s, Diagnostics: diag.Sort(append(ds, uds...)), Doc: doc}
 		if cacheable {
+			skills[i].Key = hex.EncodeToString(key[:])
 			opt.Cache.put(key, &cached{skill: s, diags: slices.Clone(skills[i].Diagnostics), doc: doc})
 		}
 	})

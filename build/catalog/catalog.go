@@ -25,6 +25,11 @@ type Skill struct {
 	Status      lint.Status
 	// ShadowedBy is the skill that took this one's name, or nil.
 	ShadowedBy *Skill
+	// Key is a hash of everything the skill's parse and checks read (its
+	// files, where it was found, the options), set when Load has a Cache:
+	// writers key the skill's own pages with it in incremental builds. ""
+	// when unknown.
+	Key string
 	// Doc is the skill's UASP document (the author's, or derived from
 	// SKILL.md); nil only when the skill has no usable name.
 	Doc *uasp.Document

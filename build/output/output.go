@@ -8,9 +8,11 @@ package output
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -38,6 +40,13 @@ const markerContent = "This folder is a site built by skilldex; skilldex may rep
 type Options struct {
 	// Minify minifies HTML, CSS, JavaScript, SVG and XML files.
 	Minify bool
+	// Previous is the manifest of the site now at dest, from the Writer
+	// that committed it (Writer.Manifest). With it, the build is
+	// incremental: unchanged files are not written again, groups whose key
+	// did not change are not even rendered, and Commit applies only the
+	// difference. Without it, or when dest changed since, the new site is
+	// written whole and swapped in.
+	Previous *Manifest
 }
 
 // Writer collects a site's files in a temporary folder. It is safe for
@@ -48,8 +57,26 @@ type Writer struct {
 	m         *minify.M
 
 	mu    sync.Mutex
-	files map[string]int64
+	files map[string]*entry
 	done  bool
+
+	// Incremental builds (see incremental.go): prev is the manifest of the
+	// site at dest, or nil for a full build into a fresh folder.
+	prev     *Manifest
+	groups   map[string]*groupEntry
+	manifest *Manifest // set by Commit
+	written  int       // files written and kept, counted at Commit
+	kept     int
+}
+
+// entry is one claimed site path.
+type entry struct {
+	size     int64
+	hash     [32]byte
+	hashed   bool   // hash is known (WriteRaw, or a closed Create)
+	kept     bool   // unchanged since prev: the copy at dest is served, none in tmp
+	reserved bool   // a folder filled through Dir()
+	group    string // the group that wrote it, if any
 }
 
 // Open prepares to write the site that will replace dest. It fails when
@@ -72,7 +99,8 @@ func Open(dest string, opt Options) (*Writer, error) {
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the build folder: %w", err)
 	}
-	w := &Writer{dest: dest, tmp: tmp, opt: opt, files: map[string]int64{}}
+	w := &Writer{dest: dest, tmp: tmp, opt: opt, files: map[string]*entry{}, groups: map[string]*groupEntry{}}
+	w.prev = opt.Previous.validFor(dest)
 	if opt.Minify {
 		w.m = newMinifier()
 	}
@@ -157,7 +185,7 @@ func mediaType(p string) string {
 // create their files themselves under a path reserved with Reserve.
 func (w *Writer) Dir() string { return w.tmp }
 
-func (w *Writer) claim(p string, size int64) (string, error) {
+func (w *Writer) claim(p string, e *entry) (string, error) {
 	if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
 		return "", fmt.Errorf("output: invalid site path %q", p)
 	}
@@ -169,7 +197,10 @@ func (w *Writer) claim(p string, size int64) (string, error) {
 	if _, dup := w.files[p]; dup {
 		return "", fmt.Errorf("output: %s written twice", p)
 	}
-	w.files[p] = size
+	w.files[p] = e
+	if e.kept {
+		return "", nil
+	}
 	full := filepath.Join(w.tmp, filepath.FromSlash(p))
 	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 		return "", err
@@ -180,22 +211,36 @@ func (w *Writer) claim(p string, size int64) (string, error) {
 // WriteFile writes data to the site path p, minifying it when its type
 // allows and Options.Minify is set.
 func (w *Writer) WriteFile(p string, data []byte) error {
-	if w.m != nil {
-		if mt := mediaType(p); mt != "" {
-			var buf bytes.Buffer
-			if err := w.m.Minify(mt, &buf, bytes.NewReader(data)); err != nil {
-				return fmt.Errorf("minify %s: %w", p, err)
-			}
-			data = buf.Bytes()
-		}
+	data, err := w.minify(p, data)
+	if err != nil {
+		return err
 	}
 	return w.WriteRaw(p, data)
 }
 
+func (w *Writer) minify(p string, data []byte) ([]byte, error) {
+	if w.m != nil {
+		if mt := mediaType(p); mt != "" {
+			var buf bytes.Buffer
+			if err := w.m.Minify(mt, &buf, bytes.NewReader(data)); err != nil {
+				return nil, fmt.Errorf("minify %s: %w", p, err)
+			}
+			return buf.Bytes(), nil
+		}
+	}
+	return data, nil
+}
+
 // WriteRaw writes data to p exactly as given.
 func (w *Writer) WriteRaw(p string, data []byte) error {
-	full, err := w.claim(p, int64(len(data)))
-	if err != nil {
+	return w.writeRaw(p, data, "")
+}
+
+func (w *Writer) writeRaw(p string, data []byte, group string) error {
+	e := &entry{size: int64(len(data)), hash: sha256.Sum256(data), hashed: true, group: group}
+	e.kept = w.prev.unchanged(p, e.hash)
+	full, err := w.claim(p, e)
+	if err != nil || e.kept {
 		return err
 	}
 	return os.WriteFile(full, data, 0o644)
@@ -203,17 +248,53 @@ func (w *Writer) WriteRaw(p string, data []byte) error {
 
 // Create opens p for streaming raw content.
 func (w *Writer) Create(p string) (io.WriteCloser, error) {
-	full, err := w.claim(p, -1)
+	return w.create(p, "")
+}
+
+func (w *Writer) create(p, group string) (io.WriteCloser, error) {
+	e := &entry{size: -1, group: group}
+	full, err := w.claim(p, e)
 	if err != nil {
 		return nil, err
 	}
-	return os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	return &hashingFile{f: f, h: sha256.New(), w: w, e: e}, nil
+}
+
+// hashingFile records the hash and size of a streamed file when it closes.
+type hashingFile struct {
+	f *os.File
+	h hash.Hash
+	n int64
+	w *Writer
+	e *entry
+}
+
+func (h *hashingFile) Write(p []byte) (int, error) {
+	n, err := h.f.Write(p)
+	h.h.Write(p[:n])
+	h.n += int64(n)
+	return n, err
+}
+
+func (h *hashingFile) Close() error {
+	err := h.f.Close()
+	h.w.mu.Lock()
+	h.e.size = h.n
+	h.h.Sum(h.e.hash[:0])
+	h.e.hashed = true
+	h.w.mu.Unlock()
+	return err
 }
 
 // Reserve claims the folder p for a writer that fills it itself through
-// Dir(); the returned path is where to write.
+// Dir(); the returned path is where to write. An incremental build
+// replaces the whole folder at Commit.
 func (w *Writer) Reserve(p string) (string, error) {
-	full, err := w.claim(p, -1)
+	full, err := w.claim(p, &entry{size: -1, reserved: true})
 	if err != nil {
 		return "", err
 	}
@@ -225,12 +306,16 @@ func (w *Writer) Reserve(p string) (string, error) {
 // wrote instead of producing it twice.
 func (w *Writer) ReadFile(p string) ([]byte, error) {
 	w.mu.Lock()
-	_, ok := w.files[p]
+	e, ok := w.files[p]
 	w.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("output: %s has not been written", p)
 	}
-	return os.ReadFile(filepath.Join(w.tmp, filepath.FromSlash(p)))
+	dir := w.tmp
+	if e.kept {
+		dir = w.dest
+	}
+	return os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
 }
 
 // Files returns the site paths written so far, sorted.
@@ -258,10 +343,14 @@ func (w *Writer) Commit() error {
 		os.RemoveAll(w.tmp)
 		return err
 	}
+	if w.prev != nil {
+		return w.commitIncremental()
+	}
 	if err := swap(w.tmp, w.dest); err != nil {
 		os.RemoveAll(w.tmp)
 		return fmt.Errorf("cannot put the new site in place at %s: %w", w.dest, err)
 	}
+	w.recordManifest()
 	return nil
 }
 

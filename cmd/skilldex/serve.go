@@ -61,6 +61,9 @@ config file and flags work as for build.`,
 				return failure(fmt.Errorf("first build: %w", err))
 			}
 			printSummary(stderr, res, p.opt.Output)
+			// Later builds are incremental: only what changed is rendered
+			// and written.
+			p.opt.Previous = res.Manifest
 
 			ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
 			if err != nil {
@@ -75,11 +78,14 @@ config file and flags work as for build.`,
 					if res != nil && res.Catalog != nil {
 						printFindings(stderr, res.Catalog, true, p.opt.Strict)
 					}
-					if err == nil {
-						hits, misses := p.opt.Cache.Stats()
-						fmt.Fprintf(stderr, "%d skills parsed again, %d unchanged\n", misses, hits)
+					if err != nil {
+						p.opt.Previous = nil // the folder may be half updated: rebuild it whole
+						return err
 					}
-					return err
+					p.opt.Previous = res.Manifest
+					hits, misses := p.opt.Cache.Stats()
+					fmt.Fprintf(stderr, "%d skills parsed again, %d unchanged; %d files written, %d kept\n", misses, hits, res.Written, res.Kept)
+					return nil
 				},
 				Log: func(format string, args ...any) {
 					fmt.Fprintf(stderr, time.Now().Format("15:04:05 ")+format+"\n", args...)

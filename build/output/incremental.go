@@ -1,0 +1,282 @@
+package output
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// A Manifest describes a committed site: every file's SHA-256, and the key
+// of every group of files (see Writer.Group). Passed to the next build of
+// the same folder as Options.Previous, it makes that build incremental.
+type Manifest struct {
+	dest   string
+	marker markerStamp
+	files  map[string]*entry
+	groups map[string]*groupEntry
+}
+
+// markerStamp identifies the marker file a commit left, so that a manifest
+// is trusted only for the very folder it describes.
+type markerStamp struct {
+	ino   uint64
+	mtime time.Time
+}
+
+func stampOf(dest string) (markerStamp, bool) {
+	st, err := os.Stat(filepath.Join(dest, Marker))
+	if err != nil {
+		return markerStamp{}, false
+	}
+	var ino uint64
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		ino = uint64(sys.Ino)
+	}
+	return markerStamp{ino: ino, mtime: st.ModTime()}, true
+}
+
+// validFor returns m if it still describes the site at dest, else nil.
+func (m *Manifest) validFor(dest string) *Manifest {
+	if m == nil || m.dest != dest {
+		return nil
+	}
+	if st, ok := stampOf(dest); !ok || st != m.marker {
+		return nil
+	}
+	return m
+}
+
+// Files returns how many files the site has.
+func (m *Manifest) Files() int { return len(m.files) }
+
+func (m *Manifest) unchanged(p string, hash [32]byte) bool {
+	if m == nil {
+		return false
+	}
+	e, ok := m.files[p]
+	return ok && e.hashed && !e.reserved && e.hash == hash
+}
+
+// groupEntry is a group's key and the files it wrote.
+type groupEntry struct {
+	key   string
+	files []string
+}
+
+// A Group is a set of files that depend only on a key the writer computes,
+// such as a skill's pages, which depend on the skill's files, the site's
+// settings and the templates. In an incremental build a group whose key is
+// the same as in the previous build keeps its files without being rendered
+// again.
+type Group struct {
+	w    *Writer
+	name string
+	ge   *groupEntry
+}
+
+// Group starts the group name with key ("" means unknown: never reused).
+// When reused is true the previous
+// build's files of the group are kept and the caller should write nothing;
+// otherwise it writes the group's files through g.
+func (w *Writer) Group(name, key string) (g *Group, reused bool, err error) {
+	g = &Group{w: w, name: name, ge: &groupEntry{key: key}}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if _, dup := w.groups[name]; dup {
+		return nil, false, fmt.Errorf("output: group %s started twice", name)
+	}
+	w.groups[name] = g.ge
+	if w.prev == nil || key == "" {
+		return g, false, nil
+	}
+	old, ok := w.prev.groups[name]
+	if !ok || old.key != key {
+		return g, false, nil
+	}
+	for _, p := range old.files {
+		if _, dup := w.files[p]; dup {
+			return nil, false, fmt.Errorf("output: %s written twice", p)
+		}
+	}
+	for _, p := range old.files {
+		e := *w.prev.files[p]
+		e.kept = true
+		w.files[p] = &e
+	}
+	g.ge.files = old.files
+	return g, true, nil
+}
+
+func (g *Group) add(p string) {
+	g.w.mu.Lock()
+	g.ge.files = append(g.ge.files, p)
+	g.w.mu.Unlock()
+}
+
+// WriteFile writes data to p, minified as Writer.WriteFile does, as part of
+// the group.
+func (g *Group) WriteFile(p string, data []byte) error {
+	data, err := g.w.minify(p, data)
+	if err != nil {
+		return err
+	}
+	return g.WriteRaw(p, data)
+}
+
+// WriteRaw writes data to p as given, as part of the group.
+func (g *Group) WriteRaw(p string, data []byte) error {
+	if err := g.w.writeRaw(p, data, g.name); err != nil {
+		return err
+	}
+	g.add(p)
+	return nil
+}
+
+// Create opens p for streaming, as part of the group.
+func (g *Group) Create(p string) (io.WriteCloser, error) {
+	f, err := g.w.create(p, g.name)
+	if err == nil {
+		g.add(p)
+	}
+	return f, err
+}
+
+// Manifest returns the manifest of the committed site, for the next build's
+// Options.Previous; nil before a successful Commit.
+func (w *Writer) Manifest() *Manifest {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.manifest
+}
+
+// Stats returns how many files this build wrote and how many it kept from
+// the previous one.
+func (w *Writer) Stats() (written, kept int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.manifest != nil {
+		return w.written, w.kept
+	}
+	return w.countLocked()
+}
+
+func (w *Writer) countLocked() (written, kept int) {
+	for _, e := range w.files {
+		if e.kept {
+			kept++
+		} else {
+			written++
+		}
+	}
+	return written, kept
+}
+
+func (w *Writer) recordManifest() {
+	st, ok := stampOf(w.dest)
+	if !ok {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, ge := range w.groups {
+		sort.Strings(ge.files)
+	}
+	w.written, w.kept = w.countLocked()
+	for _, e := range w.files {
+		e.kept = false
+	}
+	w.manifest = &Manifest{dest: w.dest, marker: st, files: w.files, groups: w.groups}
+}
+
+// commitIncremental moves the files this build wrote into dest, removes
+// the files the previous site had and this one has not, and replaces
+// reserved folders whole. Unchanged files are never touched. The marker is
+// rewritten last, so a manifest describes dest only after a complete
+// commit.
+func (w *Writer) commitIncremental() error {
+	fail := func(err error) error {
+		os.RemoveAll(w.tmp)
+		return fmt.Errorf("updating the site at %s: %w", w.dest, err)
+	}
+	// Anything that fails from here leaves dest partly updated; without a
+	// fresh marker the next build of it is a full one.
+	paths := make([]string, 0, len(w.files))
+	for p, e := range w.files {
+		if !e.kept {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	var reserved []string
+	for _, p := range paths {
+		e := w.files[p]
+		src := filepath.Join(w.tmp, filepath.FromSlash(p))
+		dst := filepath.Join(w.dest, filepath.FromSlash(p))
+		if e.reserved {
+			reserved = append(reserved, p)
+			continue
+		}
+		if old, ok := w.prev.files[p]; ok && !old.reserved && e.hashed && old.hashed && old.hash == e.hash {
+			continue // a streamed file that came out the same
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return fail(err)
+		}
+		if old, ok := w.prev.files[p]; ok && old.reserved {
+			os.RemoveAll(dst)
+		}
+		if err := os.Rename(src, dst); err != nil {
+			return fail(err)
+		}
+	}
+	for _, p := range reserved {
+		dst := filepath.Join(w.dest, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return fail(err)
+		}
+		if err := swap(filepath.Join(w.tmp, filepath.FromSlash(p)), dst); err != nil {
+			return fail(err)
+		}
+	}
+	var gone []string
+	for p := range w.prev.files {
+		if _, ok := w.files[p]; !ok {
+			gone = append(gone, p)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(gone)))
+	for _, p := range gone {
+		dst := filepath.Join(w.dest, filepath.FromSlash(p))
+		if err := os.RemoveAll(dst); err != nil {
+			return fail(err)
+		}
+		removeEmptyParents(w.dest, path.Dir(p))
+	}
+	os.RemoveAll(w.tmp)
+	// A new marker file (a new inode) says the commit completed.
+	tmpMarker := filepath.Join(w.dest, Marker+".new")
+	if err := os.WriteFile(tmpMarker, []byte(markerContent), 0o644); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmpMarker, filepath.Join(w.dest, Marker)); err != nil {
+		return fail(err)
+	}
+	w.recordManifest()
+	return nil
+}
+
+// removeEmptyParents removes dir and its parents, up to root, while empty.
+func removeEmptyParents(root, dir string) {
+	for dir != "." && dir != "/" && !strings.HasPrefix(dir, "..") {
+		if os.Remove(filepath.Join(root, filepath.FromSlash(dir))) != nil {
+			return // not empty, or gone
+		}
+		dir = path.Dir(dir)
+	}
+}
