@@ -97,6 +97,7 @@ func run(sizeList, cache string, skipOthers bool, runs int) error {
 	fmt.Printf("machine: %d CPUs, %s/%s, %s\n\n", runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, goVersion())
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "skills\ttool\twall\tCPU\tpeak RSS\toutput\tfiles\t")
+	var parts []sizeParts
 	for _, n := range sizes {
 		src, err := catalog(cache, n)
 		if err != nil {
@@ -105,12 +106,14 @@ func run(sizeList, cache string, skipOthers bool, runs int) error {
 		out := filepath.Join(cache, fmt.Sprintf("out-%d", n))
 		sd, err := best(runs, func() (measurement, error) {
 			site := filepath.Join(out, "skilldex")
+			os.RemoveAll(site) // deleting the previous site is not part of a build
 			return measure(site, command("", skilldex, "build", "-q", src, "-o", site))
 		})
 		if err != nil {
 			return fmt.Errorf("skilldex on %d skills: %w", n, err)
 		}
 		row(tw, n, "skilldex", sd)
+		parts = append(parts, partsOf(filepath.Join(out, "skilldex"), n))
 		if skipOthers {
 			continue
 		}
@@ -146,7 +149,74 @@ func run(sizeList, cache string, skipOthers bool, runs int) error {
 		fmt.Fprintf(tw, "%d\tskilldex is\t%.1f× faster\t%.1f× less CPU\t%.1f× less memory\t\t\t\n", n,
 			ratio(both.wall, sd.wall), ratio(both.cpu, sd.cpu), float64(both.peakRSS)/float64(sd.peakRSS))
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Println("\nskilldex output per skill, by part (bytes and files per skill):")
+	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "skills\t")
+	for _, p := range partNames {
+		fmt.Fprintf(tw, "%s\t", p)
+	}
+	fmt.Fprintln(tw, "total\t")
+	for _, ps := range parts {
+		fmt.Fprintf(tw, "%d\t", ps.n)
+		var total int64
+		var files int
+		for _, p := range partNames {
+			fmt.Fprintf(tw, "%s\t", perSkill(ps.bytes[p], ps.files[p], ps.n))
+			total += ps.bytes[p]
+			files += ps.files[p]
+		}
+		fmt.Fprintf(tw, "%s\t\n", perSkill(total, files, ps.n))
+	}
 	return tw.Flush()
+}
+
+// partNames are the parts of a skilldex site, as a user may trade them off.
+var partNames = []string{"pages", "sources", "archives", "api", "search"}
+
+type sizeParts struct {
+	n     int
+	bytes map[string]int64
+	files map[string]int
+}
+
+func perSkill(bytes int64, files, n int) string {
+	return fmt.Sprintf("%.1f KB / %.1f", float64(bytes)/float64(n)/1024, float64(files)/float64(n))
+}
+
+// partsOf splits a skilldex site's files into pages (HTML, Markdown twins,
+// feeds, CSS/JS), sources (the skills' own files), archives (.skill), api
+// (api/, v1/, .well-known/, llms*.txt) and search (search/).
+func partsOf(site string, n int) sizeParts {
+	ps := sizeParts{n: n, bytes: map[string]int64{}, files: map[string]int{}}
+	filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return nil
+		}
+		rel, _ := filepath.Rel(site, p)
+		rel = filepath.ToSlash(rel)
+		part := "pages"
+		switch {
+		case strings.HasPrefix(rel, "search/"):
+			part = "search"
+		case strings.HasPrefix(rel, "api/"), strings.HasPrefix(rel, "v1/"), strings.HasPrefix(rel, ".well-known/"), strings.HasPrefix(rel, "llms"):
+			part = "api"
+		case strings.HasSuffix(rel, ".skill"):
+			part = "archives"
+		case strings.HasPrefix(rel, "skills/") && !strings.HasSuffix(rel, "/index.html") && !strings.HasSuffix(rel, "/index.html.md"):
+			part = "sources"
+		}
+		ps.bytes[part] += info.Size()
+		ps.files[part]++
+		return nil
+	})
+	return ps
 }
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
