@@ -50,6 +50,15 @@ func TagsOf(s *Skill) []string {
 	return dedupe(out)
 }
 
+// TypesOf returns the skill's UASP type (knowledge, cli, api, hybrid), from
+// its document, given or derived.
+func TypesOf(s *Skill) []string {
+	if s.Doc == nil || s.Doc.Type() == "" {
+		return nil
+	}
+	return []string{s.Doc.Type()}
+}
+
 // CategoriesOf returns the USK category and metadata.category.
 func CategoriesOf(s *Skill) []string {
 	var out []string
@@ -174,5 +183,6 @@ func (c *Catalog) buildTaxonomies() {
 		buildTaxonomy(Tags, "Tags", c.Skills, TagsOf),
 		buildTaxonomy(Categories, "Categories", c.Skills, CategoriesOf),
 		buildTaxonomy(Capabilities, "Capabilities", c.Skills, CapabilitiesOf),
+		buildTaxonomy(Types, "Types", c.Skills, TypesOf),
 	}
 }

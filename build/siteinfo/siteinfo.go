@@ -7,7 +7,10 @@ package siteinfo
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -22,6 +25,21 @@ type Info struct {
 	// Repository is the source repository's URL, if known, for install
 	// snippets and "edit" links.
 	Repository string
+	// Date stands in for the dates the sources do not give (an Atom entry
+	// needs one): SOURCE_DATE_EPOCH when set, else the Unix epoch, so
+	// that the output never depends on when it was built.
+	Date time.Time
+}
+
+// SourceDate returns the time SOURCE_DATE_EPOCH gives (the reproducible
+// builds convention: seconds since the Unix epoch), or the epoch itself.
+func SourceDate() time.Time {
+	if s := os.Getenv("SOURCE_DATE_EPOCH"); s != "" {
+		if n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64); err == nil {
+			return time.Unix(n, 0).UTC()
+		}
+	}
+	return time.Unix(0, 0).UTC()
 }
 
 // New returns Info for a base URL such as "https://acme.github.io/skills/"
@@ -53,7 +71,7 @@ func New(title, base string) (*Info, error) {
 	if title == "" {
 		title = "Skills"
 	}
-	return &Info{Title: title, Base: u}, nil
+	return &Info{Title: title, Base: u, Date: SourceDate()}, nil
 }
 
 // Link returns the root-relative URL of a site path ("skills/x/" ->

@@ -42,7 +42,20 @@ func ToMarkdown(d *Document) []byte {
 	}
 	w.line(strings.Join(facts, " · "))
 	w.blank()
+	w.sections(root)
+	return []byte(strings.TrimRight(w.b.String(), "\n") + "\n")
+}
 
+// SectionsMarkdown writes the document's sections as ToMarkdown does, but
+// without the title, description and facts, and with every heading shift
+// levels deeper: for a page that shows the document under its own heading.
+func SectionsMarkdown(d *Document, shift int) []byte {
+	w := &mdWriter{shift: shift}
+	w.sections(d.Root)
+	return []byte(strings.TrimRight(w.b.String(), "\n") + "\n")
+}
+
+func (w *mdWriter) sections(root *yamltree.Map) {
 	w.triggers(root)
 	w.guidelines(root)
 	w.decisions(root)
@@ -54,16 +67,18 @@ func ToMarkdown(d *Document) []byte {
 	w.templates(root)
 	w.environment(root)
 	w.sources(root)
-	return []byte(strings.TrimRight(w.b.String(), "\n") + "\n")
 }
 
-type mdWriter struct{ b strings.Builder }
+type mdWriter struct {
+	b     strings.Builder
+	shift int // added to every heading level
+}
 
 func (w *mdWriter) line(s string) { w.b.WriteString(s + "\n") }
 func (w *mdWriter) blank()        { w.b.WriteString("\n") }
 
 func (w *mdWriter) heading(level int, s string) {
-	w.line(strings.Repeat("#", level) + " " + s)
+	w.line(strings.Repeat("#", min(level+w.shift, 6)) + " " + s)
 	w.blank()
 }
 
