@@ -8,6 +8,7 @@ import (
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/site"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/index"
 )
@@ -41,7 +42,7 @@ type Writer interface {
 
 // writers are the parts of a site, in the order they are written. Each
 // part of the site adds its writer here.
-var writers = []Writer{index.Writer{}}
+var writers = []Writer{site.Writer{}, index.Writer{}}
 
 // Result describes a finished build.
 type Result struct {

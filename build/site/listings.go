@@ -1,0 +1,257 @@
+package site
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/siteinfo"
+)
+
+// card is a skill as listings show it.
+type card struct {
+	Name, Link, Summary  string
+	Type, Format, Status string
+	Tags                 []termLink
+}
+
+// cardTags is how many tags a card shows.
+const cardTags = 5
+
+func (r *renderer) cardOf(s *catalog.Skill) card {
+	c := card{
+		Name:    s.Name,
+		Link:    r.site.Link(siteinfo.SkillPage(s.Name)),
+		Summary: firstLine(s.Description, 220),
+		Format:  s.Format.Label(),
+		Status:  string(s.Status),
+	}
+	if ts := catalog.TypesOf(s); len(ts) > 0 {
+		c.Type = ts[0]
+	}
+	for _, t := range catalog.TagsOf(s) {
+		if len(c.Tags) == cardTags {
+			break
+		}
+		c.Tags = append(c.Tags, termLink{hashTag(t), r.site.Link(siteinfo.TaxonomyPage(catalog.Tags, siteinfo.Slug(t)))})
+	}
+	return c
+}
+
+// pager links the pages of a listing.
+type pager struct {
+	Number     int
+	Prev, Next string
+	Pages      []pageLink
+}
+
+type pageLink struct {
+	Number  int
+	Link    string
+	Current bool
+}
+
+// pagePath returns the site path of page n (1-based) of a listing at base:
+// "tags/x/" for the first, "tags/x/page/2/" for the next.
+func pagePath(base string, n int) string {
+	if n == 1 {
+		return base
+	}
+	return fmt.Sprintf("%spage/%d/", base, n)
+}
+
+// paginate splits skills into pages of PageSize and calls write for each
+// with its cards and pager.
+func (r *renderer) paginate(base string, skills []*catalog.Skill, write func(sitePath string, cards []card, p *pager) error) error {
+	n := max(1, (len(skills)+PageSize-1)/PageSize)
+	for i := 1; i <= n; i++ {
+		lo, hi := (i-1)*PageSize, min(i*PageSize, len(skills))
+		cards := make([]card, 0, hi-lo)
+		for _, s := range skills[lo:hi] {
+			cards = append(cards, r.cardOf(s))
+		}
+		p := &pager{Number: i}
+		for j := 1; j <= n; j++ {
+			p.Pages = append(p.Pages, pageLink{Number: j, Link: r.site.Link(pagePath(base, j)), Current: j == i})
+		}
+		if i > 1 {
+			p.Prev = r.site.Link(pagePath(base, i-1))
+		}
+		if i < n {
+			p.Next = r.site.Link(pagePath(base, i+1))
+		}
+		if err := write(pagePath(base, i), cards, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type facetView struct {
+	Title  string
+	Values []facetValue
+	More   string
+}
+
+type facetValue struct {
+	Name, Link string
+	Count      int
+}
+
+// homeFacetValues is how many values of a facet the home page lists.
+const homeFacetValues = 12
+
+func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
+	var facets []facetView
+	for _, kind := range []string{catalog.Types, catalog.Categories, catalog.Tags, catalog.Capabilities} {
+		t := c.Taxonomy(kind)
+		if t == nil {
+			continue
+		}
+		terms := slices.Clone(t.Terms)
+		// Most used first; ties by name, so the order is stable.
+		slices.SortStableFunc(terms, func(a, b *catalog.Term) int { return len(b.Skills) - len(a.Skills) })
+		fv := facetView{Title: t.Title}
+		for _, term := range terms[:min(len(terms), homeFacetValues)] {
+			fv.Values = append(fv.Values, facetValue{term.Name, r.site.Link(siteinfo.TaxonomyPage(kind, term.Slug)), len(term.Skills)})
+		}
+		if len(terms) > homeFacetValues {
+			fv.More = r.site.Link(siteinfo.TaxonomyIndex(kind))
+		}
+		facets = append(facets, fv)
+	}
+	return r.paginate("", c.Skills, func(sitePath string, cards []card, p *pager) error {
+		title := ""
+		if p.Number > 1 {
+			title = fmt.Sprintf("Page %d", p.Number)
+		}
+		return r.writePage(out, sitePath, "home.html", &page{
+			Title:       title,
+			Description: r.homeDescription(c),
+			Section:     "home",
+			Data: map[string]any{
+				"Total": len(c.Skills), "Cards": cards, "Pager": p, "Facets": facets,
+			},
+		})
+	})
+}
+
+func (r *renderer) homeDescription(c *catalog.Catalog) string {
+	if r.site.Description != "" {
+		return r.site.Description
+	}
+	return fmt.Sprintf("A catalog of %d agent skills.", len(c.Skills))
+}
+
+func (r *renderer) writeTaxonomies(c *catalog.Catalog, out *output.Writer) error {
+	for _, t := range c.Taxonomies() {
+		type termView struct {
+			Name, Link string
+			Count      int
+		}
+		var terms []termView
+		for _, term := range t.Terms {
+			terms = append(terms, termView{term.Name, r.site.Link(siteinfo.TaxonomyPage(t.Kind, term.Slug)), len(term.Skills)})
+		}
+		err := r.writePage(out, siteinfo.TaxonomyIndex(t.Kind), "taxonomy.html", &page{
+			Title:       t.Title,
+			Description: fmt.Sprintf("Skills by %s.", strings.ToLower(t.Title)),
+			Section:     t.Kind,
+			Data:        map[string]any{"Title": t.Title, "Terms": terms},
+		})
+		if err != nil {
+			return err
+		}
+		for _, term := range t.Terms {
+			err := r.paginate(siteinfo.TaxonomyPage(t.Kind, term.Slug), term.Skills, func(sitePath string, cards []card, p *pager) error {
+				return r.writePage(out, sitePath, "term.html", &page{
+					Title:       term.Name + " · " + t.Title,
+					Description: fmt.Sprintf("%d skills with %s %s.", len(term.Skills), strings.ToLower(strings.TrimSuffix(t.Title, "s")), term.Name),
+					Section:     t.Kind,
+					Data: map[string]any{
+						"Kind": t.Title, "IndexLink": r.site.Link(siteinfo.TaxonomyIndex(t.Kind)),
+						"Name": term.Name, "Total": len(term.Skills), "Cards": cards, "Pager": p,
+					},
+				})
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *renderer) writeSearch(c *catalog.Catalog, out *output.Writer) error {
+	return r.writePage(out, "search/", "search.html", &page{
+		Title:       "Search",
+		Description: fmt.Sprintf("Search %d agent skills.", len(c.Skills)),
+		Section:     "search",
+		Module:      r.view.Asset("search.js"),
+	})
+}
+
+func (r *renderer) writeNotFound(c *catalog.Catalog, out *output.Writer) error {
+	p := &page{Title: "Page not found", Description: "Nothing is published at this address."}
+	data, err := r.render("notfound.html", p)
+	if err != nil {
+		return err
+	}
+	return out.WriteFile("404.html", data)
+}
+
+// reportSkill is one skill of the validation report.
+type reportSkill struct {
+	ID, Name, Link, Path, Status, Note string
+	Diagnostics                        []diagView
+}
+
+// reportID is the anchor of a skill in the report: skills of one name can
+// appear several times (shadowed, rejected), so the id comes from the
+// skill's place in the sources.
+func reportID(s *catalog.Skill) string {
+	return "sd-r-" + siteinfo.Hyphenate(fmt.Sprintf("%d %s %s", s.RootIndex, s.RelPath, s.Name))
+}
+
+func (r *renderer) writeReport(c *catalog.Catalog, out *output.Writer) error {
+	var skills []reportSkill
+	for _, s := range c.All {
+		if len(s.Diagnostics) == 0 {
+			continue
+		}
+		rs := reportSkill{
+			ID: reportID(s), Name: s.Name, Path: s.Path, Status: string(s.Status),
+			Diagnostics: diagViews(s.Diagnostics),
+		}
+		if rs.Name == "" {
+			rs.Name = s.Path
+		}
+		if s.Published() {
+			rs.Link = r.site.Link(siteinfo.SkillPage(s.Name))
+		} else if s.ShadowedBy != nil {
+			rs.Note = "not published: shadowed by " + s.ShadowedBy.File()
+		} else {
+			rs.Note = "not published"
+		}
+		skills = append(skills, rs)
+	}
+	// Worst first, then by name, so what needs fixing is on top.
+	rank := map[string]int{"rejected": 0, "caution": 1, "approved": 2}
+	slices.SortStableFunc(skills, func(a, b reportSkill) int {
+		if d := rank[a.Status] - rank[b.Status]; d != 0 {
+			return d
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	return r.writePage(out, "report/", "report.html", &page{
+		Title:       "Validation report",
+		Description: "Every finding skilldex made while reading this catalog.",
+		Section:     "report",
+		Data: map[string]any{
+			"Summary": c.Summarize(), "Skills": skills, "Global": diagViews(diag.Sort(c.Diagnostics)),
+		},
+	})
+}

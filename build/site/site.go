@@ -1,0 +1,272 @@
+// Package site writes the pages people read: the catalog home, one page
+// per skill, taxonomy pages, the search page, the validation report, 404,
+// and the files that go with them (stylesheet and scripts, sitemap.xml,
+// robots.txt, the Atom feed, .nojekyll). Pages come from the embedded
+// html/template files in templates/, so everything a skill author wrote is
+// escaped; Markdown bodies go through build/markdown, which renders no raw
+// HTML. Every page carries a Content Security Policy that allows scripts,
+// styles and images from the site's own origin only.
+package site
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/markdown"
+	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/static"
+	"github.com/skilldex/skilldex/templates"
+)
+
+// CSP is the Content Security Policy of every page. Pages on GitHub Pages
+// cannot send headers, so it goes in a <meta http-equiv> element; such a
+// policy cannot set frame-ancestors, report-uri or sandbox.
+const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; " +
+	"connect-src 'self'; font-src 'self'; manifest-src 'self'; base-uri 'none'; form-action 'self'"
+
+// AssetsDir is the site folder of the stylesheet, scripts and icon.
+const AssetsDir = "assets/"
+
+// PageSize is how many skill cards one page of a listing shows.
+const PageSize = 120
+
+// Writer writes the pages of a site. It is a build.Writer.
+type Writer struct{}
+
+// Name is the build stage name.
+func (Writer) Name() string { return "pages" }
+
+// Write renders and writes every page of the site.
+func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info) error {
+	r, err := newRenderer(site)
+	if err != nil {
+		return err
+	}
+	if err := r.writeAssets(out); err != nil {
+		return err
+	}
+	if err := r.writeSkillPages(ctx, c, out); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	steps := []func(*catalog.Catalog, *output.Writer) error{
+		r.writeHome, r.writeTaxonomies, r.writeSearch, r.writeReport, r.writeNotFound, r.writeFeeds,
+	}
+	for _, step := range steps {
+		if err := step(c, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// renderer holds the parsed templates and what every page shares.
+type renderer struct {
+	site  *siteinfo.Info
+	view  *siteView
+	pages map[string]*template.Template
+	// key digests the templates, assets and settings: a skill page whose
+	// skill and key are unchanged needs no rendering in incremental builds.
+	key string
+}
+
+// siteView is what base.html knows of the site.
+type siteView struct {
+	info       *siteinfo.Info
+	Title      string
+	Desc       string
+	Base       string
+	Repository string
+	CSP        string
+	Nav        []navItem
+	assets     map[string]string // asset name -> link with version
+}
+
+type navItem struct{ Label, Link, Section string }
+
+// Link returns the root-relative link of a site path.
+func (v *siteView) Link(p string) string { return v.info.Link(p) }
+
+// Asset returns the link of an asset, with a version query so that browsers
+// fetch it anew when it changes.
+func (v *siteView) Asset(name string) string { return v.assets[name] }
+
+// Description is the site description.
+func (v *siteView) Description() string { return v.Desc }
+
+// pageFiles are the templates that define a page's "content"; each is
+// parsed with base.html and partials.html.
+var pageFiles = []string{"home.html", "skill.html", "taxonomy.html", "term.html", "search.html", "report.html", "notfound.html"}
+
+func newRenderer(site *siteinfo.Info) (*renderer, error) {
+	r := &renderer{site: site, pages: map[string]*template.Template{}}
+	digest := sha256.New()
+	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00", site.Title, site.Description, site.Base, site.Repository)
+	v := &siteView{
+		info: site, Title: site.Title, Desc: site.Description, Base: site.Base.Path,
+		Repository: safeHTTPURL(site.Repository), CSP: CSP, assets: map[string]string{},
+	}
+	v.Nav = []navItem{
+		{"Skills", site.Link(""), "home"},
+		{"Search", site.Link("search/"), "search"},
+		{"Tags", site.Link("tags/"), catalog.Tags},
+		{"Categories", site.Link("categories/"), catalog.Categories},
+		{"Capabilities", site.Link("capabilities/"), catalog.Capabilities},
+		{"Types", site.Link("types/"), catalog.Types},
+		{"Report", site.Link("report/"), "report"},
+	}
+	names, err := fs.Glob(static.FS, "*")
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range names {
+		data, err := assetBytes(name)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(data)
+		digest.Write(sum[:])
+		v.assets[name] = site.Link(AssetsDir+name) + "?v=" + hex.EncodeToString(sum[:4])
+	}
+	r.view = v
+
+	funcs := template.FuncMap{"lower": strings.ToLower}
+	shared := []string{"base.html", "partials.html"}
+	for _, f := range append(slices.Clone(shared), pageFiles...) {
+		data, err := fs.ReadFile(templates.FS, f)
+		if err != nil {
+			return nil, err
+		}
+		digest.Write(data)
+	}
+	for _, f := range pageFiles {
+		t, err := template.New("base.html").Funcs(funcs).ParseFS(templates.FS, append(slices.Clone(shared), f)...)
+		if err != nil {
+			return nil, fmt.Errorf("templates: %w", err)
+		}
+		r.pages[f] = t
+	}
+	r.key = hex.EncodeToString(digest.Sum(nil))
+	return r, nil
+}
+
+// assetBytes returns an asset as published: the stylesheet gets the code
+// highlighting styles appended.
+func assetBytes(name string) ([]byte, error) {
+	data, err := fs.ReadFile(static.FS, name)
+	if err != nil {
+		return nil, err
+	}
+	if name == "style.css" {
+		data = append(slices.Clone(data), markdown.CSS()...)
+	}
+	return data, nil
+}
+
+func (r *renderer) writeAssets(out *output.Writer) error {
+	names, err := fs.Glob(static.FS, "*")
+	if err != nil {
+		return err
+	}
+	for _, name := range names {
+		if strings.HasSuffix(name, ".go") {
+			continue
+		}
+		data, err := assetBytes(name)
+		if err != nil {
+			return err
+		}
+		if err := out.WriteFile(AssetsDir+name, data); err != nil {
+			return err
+		}
+	}
+	return out.WriteRaw(".nojekyll", nil)
+}
+
+// page is what base.html renders.
+type page struct {
+	Site        *siteView
+	Title       string
+	Description string
+	Canonical   string
+	Alternate   string // the Markdown twin
+	Module      string // an ES module script to load
+	Section     string // the nav entry to mark current
+	Skill       bool
+	Data        any
+}
+
+// bufPool recycles render buffers across pages.
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// render executes a page template into a new byte slice.
+func (r *renderer) render(file string, p *page) ([]byte, error) {
+	p.Site = r.view
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer bufPool.Put(buf)
+	if err := r.pages[file].Execute(buf, p); err != nil {
+		return nil, fmt.Errorf("rendering %s: %w", file, err)
+	}
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+// writePage renders a page into the site file of sitePath.
+func (r *renderer) writePage(out interface {
+	WriteFile(string, []byte) error
+}, sitePath, file string, p *page) error {
+	if p.Canonical == "" && r.site.Absolute() {
+		p.Canonical = r.site.URL(sitePath)
+	}
+	data, err := r.render(file, p)
+	if err != nil {
+		return err
+	}
+	return out.WriteFile(siteinfo.FileOf(sitePath), data)
+}
+
+// parallel runs fn(i) for i in [0, n) on every core, stopping early when
+// ctx is done or fn fails; it returns the first error by index, so that
+// the error reported does not depend on scheduling.
+func parallel(ctx context.Context, n int, fn func(i int) error) error {
+	errs := make([]error, n)
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				errs[i] = fn(i)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}

@@ -1,0 +1,295 @@
+package site_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+	"golang.org/x/tools/txtar"
+
+	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/internal/sitecheck"
+)
+
+// catalogTxtar is a small catalog with each input format and the awkward
+// cases pages must survive: markup in every field, links between a skill's
+// files, a USK skill with schemas and examples, a UASP document alone.
+const catalogTxtar = `
+-- skills/pdf-tools/SKILL.md --
+---
+name: pdf-tools
+description: Extract text and tables from PDF files. Use when the user mentions PDFs <script>alert(1)</script>.
+license: MIT
+metadata:
+  tags: [pdf, "documents"]
+  updated: 2025-03-04
+---
+# PDF tools
+
+Read [the reference](references/forms.md#fields) first, and run [the script](scripts/extract.py).
+
+## Usage
+
+` + "```bash\npython scripts/extract.py input.pdf\n```" + `
+
+<img src=x onerror=alert(1)>
+
+[bad](javascript:alert(1)) and ![remote](https://evil.example/x.png)
+
+## Usage
+
+Never edit the original PDF.
+-- skills/pdf-tools/references/forms.md --
+# Fields
+-- skills/pdf-tools/scripts/extract.py --
+print("hi")
+-- skills/pdf-tools/assets/evil.html --
+<script>alert(1)</script>
+-- skills/csv-stats/SKILL.md --
+---
+name: csv-stats
+description: "Profile a CSV file: column types, null counts and distributions."
+spec: usk/1.0
+version: 1.2.0
+category: data
+tags: [csv, data]
+capabilities: [data.profile]
+interface:
+  type: cli
+  entry_point: main.py
+  runtime: python3
+  call_pattern: stdin_stdout
+input_schema:
+  type: object
+  required: [path]
+  properties:
+    path: {type: string, description: "CSV file <b>path</b>"}
+    options:
+      type: object
+      properties:
+        delimiter: {type: string, default: ","}
+output_schema:
+  type: object
+  properties:
+    columns: {type: array, items: {type: object}}
+permissions:
+  network: false
+  filesystem: true
+  subprocess: false
+  env_vars: [CSV_HOME]
+examples:
+  - name: basic
+    description: Profile a small file
+    input: {path: data.csv}
+    output: {columns: []}
+---
+Run main.py with a JSON object on stdin.
+-- skills/csv-stats/main.py --
+print("{}")
+-- docs/mermaid-diagrams.uasp.yaml --
+meta:
+  name: mermaid-diagrams
+  type: knowledge
+  description: Write Mermaid diagrams "quoted" & <escaped>.
+triggers:
+  keywords: [mermaid, diagram]
+constraints:
+  never: [Use HTML labels]
+  always: [Quote labels with spaces]
+reference:
+  sequence.parallel:
+    syntax: "par ... and ... end"
+-- skills/broken/SKILL.md --
+---
+name: [not, a, string]
+---
+body
+`
+
+func buildCatalog(t *testing.T, base string) (string, *build.Result) {
+	t.Helper()
+	return buildFrom(t, writeCatalog(t), base)
+}
+
+// writeCatalog writes catalogTxtar into a new folder.
+func writeCatalog(t *testing.T) string {
+	t.Helper()
+	src := t.TempDir()
+	for _, f := range txtar.Parse([]byte(catalogTxtar)).Files {
+		p := filepath.Join(src, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return src
+}
+
+func buildFrom(t *testing.T, src, base string) (string, *build.Result) {
+	t.Helper()
+	info, err := siteinfo.New("Test skills", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	opt := build.Options{Output: out, Site: info}
+	opt.Sources = []string{src}
+	res, err := build.Build(context.Background(), opt)
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	return out, res
+}
+
+func TestSiteBuild(t *testing.T) {
+	for _, base := range []string{"/", "https://acme.github.io/skills/"} {
+		t.Run(base, func(t *testing.T) {
+			out, _ := buildCatalog(t, base)
+			opt := sitecheck.Options{BasePath: "/"}
+			if base != "/" {
+				opt = sitecheck.Options{BasePath: "/skills/", Origin: "https://acme.github.io"}
+			}
+			problems, err := sitecheck.Check(out, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range problems {
+				t.Error(p)
+			}
+			for _, f := range []string{
+				"index.html", "skills/pdf-tools/index.html", "skills/csv-stats/index.html",
+				"skills/mermaid-diagrams/index.html", "tags/index.html", "tags/pdf/index.html",
+				"categories/data/index.html", "capabilities/data-profile/index.html", "types/knowledge/index.html",
+				"search/index.html", "report/index.html", "404.html", "sitemap.xml", "robots.txt",
+				"feed.xml", ".nojekyll", "assets/style.css", "assets/search.js", "assets/search-core.js", "assets/theme.js",
+			} {
+				if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+					t.Errorf("missing %s", f)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(out, "skills/broken")); err == nil {
+				t.Error("the rejected skill was published")
+			}
+		})
+	}
+}
+
+func TestSkillPageContent(t *testing.T) {
+	out, _ := buildCatalog(t, "https://acme.github.io/skills/")
+	read := func(p string) string {
+		b, err := os.ReadFile(filepath.Join(out, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	pdf := read("skills/pdf-tools/index.html")
+	for _, want := range []string{
+		`href="/skills/skills/pdf-tools/references/forms.md#fields"`, // link to the skill's own file
+		`rel="alternate" type="text/markdown"`,
+		`<link rel="canonical" href="https://acme.github.io/skills/skills/pdf-tools/">`,
+		`pdf-tools.skill`,
+		`Structured docs (UASP)`,
+		`Derived from SKILL.md`,
+	} {
+		if !strings.Contains(pdf, want) {
+			t.Errorf("pdf-tools page lacks %s", want)
+		}
+	}
+	// What the author wrote is shown as text, markup included, and never
+	// becomes markup (sitecheck, in TestSiteBuild, finds live markup).
+	text := pageText(t, pdf)
+	for _, want := range []string{
+		"mentions PDFs <script>alert(1)</script>.",
+		"<img src=x onerror=alert(1)>",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("pdf-tools page does not show %q as text", want)
+		}
+	}
+	if strings.Contains(pdf, "javascript:") || strings.Contains(pdf, `src="https://evil.example`) {
+		t.Error("pdf-tools page keeps a javascript: link or loads a remote image")
+	}
+	csv := read("skills/csv-stats/index.html")
+	for _, want := range []string{"Input schema", "options.delimiter", "CSV file <b>path</b>", "env CSV_HOME", "Profile a small file", "stdin_stdout"} {
+		if !strings.Contains(pageText(t, csv), want) {
+			t.Errorf("csv-stats page lacks %s", want)
+		}
+	}
+	mermaid := read("skills/mermaid-diagrams/index.html")
+	for _, want := range []string{"sequence.parallel", "Quote labels with spaces", `Write Mermaid diagrams "quoted" & <escaped>.`} {
+		if !strings.Contains(pageText(t, mermaid), want) {
+			t.Errorf("mermaid-diagrams page lacks %s", want)
+		}
+	}
+	if strings.Contains(mermaid, "Derived from SKILL.md") {
+		t.Error("an author's UASP document is marked as derived")
+	}
+	report := read("report/index.html")
+	if !strings.Contains(report, "broken") {
+		t.Error("the report does not list the rejected skill")
+	}
+	feed := read("feed.xml")
+	if !strings.Contains(feed, "<updated>2025-03-04T00:00:00Z</updated>") {
+		t.Errorf("feed.xml lacks the date from the frontmatter:\n%s", feed)
+	}
+}
+
+func TestSiteDeterministic(t *testing.T) {
+	src := writeCatalog(t)
+	a, _ := buildFrom(t, src, "/")
+	b, _ := buildFrom(t, src, "/")
+	fa, fb := tree(t, a), tree(t, b)
+	if len(fa) != len(fb) {
+		t.Fatalf("builds wrote %d and %d files", len(fa), len(fb))
+	}
+	for p, data := range fa {
+		if !bytes.Equal(data, fb[p]) {
+			t.Errorf("%s differs between two builds of the same catalog", p)
+		}
+	}
+}
+
+// pageText returns the text of an HTML page as a reader sees it.
+func pageText(t *testing.T, page string) string {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for n := range doc.Descendants() {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+	}
+	return b.String()
+}
+
+func tree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if strings.HasPrefix(filepath.Base(rel), ".skilldex") {
+			return nil // the marker file
+		}
+		data, err := os.ReadFile(p)
+		out[filepath.ToSlash(rel)] = data
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

@@ -1,0 +1,457 @@
+package site
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"html/template"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/markdown"
+	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/skill"
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/build/yamltree"
+)
+
+// skillView is what skill.html shows of one skill.
+type skillView struct {
+	Name, Description string
+	Type, TypeLink    string
+	Format, Status    string
+	Version, License  string
+	Permissions       []string
+	Categories, Tags  []termLink
+	Body              template.HTML
+	TOC               []markdown.Heading
+	UASP              template.HTML
+	UASPDerived       bool
+	UASPVersion       string
+	UASPDeclared      string
+	APIDoc            string
+	Interface         []fact
+	Schemas           []schemaView
+	Examples          []exampleView
+	Diagnostics       []diagView
+	Install           string
+	Archive           string
+	Facts             []fact
+	Files             []fileLink
+	Endpoints         []endpoint
+}
+
+type fact struct{ Key, Value, Link string }
+type termLink struct{ Name, Link string }
+type fileLink struct{ Path, Link, Size string }
+type endpoint struct{ Label, Link string }
+
+type diagView struct {
+	Severity, Where, Code, Message string
+}
+
+type schemaView struct {
+	ID, Title string
+	Rows      []schemaRow
+	JSON      string
+}
+
+type schemaRow struct {
+	Name, Type, Description string
+	Required                bool
+}
+
+type exampleView struct {
+	Name, Description string
+	Input, Output     string
+}
+
+// writeSkillPages renders every published skill's page in parallel. Each
+// page is a group keyed by the skill's content key and the renderer's key,
+// so that an incremental build keeps the pages of unchanged skills.
+func (r *renderer) writeSkillPages(ctx context.Context, c *catalog.Catalog, out *output.Writer) error {
+	return parallel(ctx, len(c.Skills), func(i int) error {
+		s := c.Skills[i]
+		key := ""
+		if s.Key != "" {
+			sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key))
+			key = hex.EncodeToString(sum[:])
+		}
+		g, reused, err := out.Group("page:"+s.Name, key)
+		if err != nil || reused {
+			return err
+		}
+		v, err := r.skillView(s)
+		if err != nil {
+			return err
+		}
+		p := &page{
+			Title:       s.Name,
+			Description: firstLine(s.Description, 300),
+			Alternate:   r.site.Link(siteinfo.SkillMarkdown(s.Name)),
+			Section:     "home",
+			Skill:       true,
+			Data:        v,
+		}
+		return r.writePage(g, siteinfo.SkillPage(s.Name), "skill.html", p)
+	})
+}
+
+func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
+	site := r.site
+	v := &skillView{
+		Name:        s.Name,
+		Description: strings.TrimSpace(s.Description),
+		Format:      s.Format.Label(),
+		Status:      string(s.Status),
+		Archive:     site.Link(siteinfo.SkillArchive(s.Name)),
+		APIDoc:      site.Link(siteinfo.APISkill(s.Name)),
+	}
+	fm := s.Frontmatter
+	if fm != nil {
+		v.Version = strings.TrimSpace(fm.Version)
+		v.License = strings.TrimSpace(fm.License)
+		if p := fm.Permissions; p != nil {
+			if p.Network {
+				v.Permissions = append(v.Permissions, "network")
+			}
+			if p.Filesystem {
+				v.Permissions = append(v.Permissions, "filesystem")
+			}
+			if p.Subprocess {
+				v.Permissions = append(v.Permissions, "subprocess")
+			}
+			for _, e := range p.EnvVars {
+				v.Permissions = append(v.Permissions, "env "+e)
+			}
+		}
+	}
+	for _, t := range catalog.TypesOf(s) {
+		v.Type, v.TypeLink = t, site.Link(siteinfo.TaxonomyPage(catalog.Types, siteinfo.Slug(t)))
+	}
+	for _, t := range catalog.CategoriesOf(s) {
+		v.Categories = append(v.Categories, termLink{t, site.Link(siteinfo.TaxonomyPage(catalog.Categories, siteinfo.Slug(t)))})
+	}
+	for _, t := range catalog.TagsOf(s) {
+		v.Tags = append(v.Tags, termLink{hashTag(t), site.Link(siteinfo.TaxonomyPage(catalog.Tags, siteinfo.Slug(t)))})
+	}
+
+	files := map[string]bool{}
+	for _, f := range s.Files {
+		files[f.Path] = true
+		v.Files = append(v.Files, fileLink{
+			Path: f.Path,
+			Link: site.Link(siteinfo.PublishedFile(s.Name, f.Path)),
+			Size: byteSize(f.Size),
+		})
+	}
+	resolve := linkResolver(site, s.Name, files)
+	if len(s.Body) > 0 {
+		res, err := markdown.Render(s.Body, markdown.Options{ResolveLink: resolve})
+		if err != nil {
+			return nil, fmt.Errorf("%s: rendering the body: %w", s.File(), err)
+		}
+		v.Body = template.HTML(res.HTML)
+		for _, h := range res.Headings {
+			if h.Level == 2 || h.Level == 3 {
+				v.TOC = append(v.TOC, h)
+			}
+		}
+	}
+	if d := s.Doc; d != nil {
+		res, err := markdown.Render(uasp.SectionsMarkdown(d, 1), markdown.Options{ResolveLink: resolve})
+		if err != nil {
+			return nil, fmt.Errorf("%s: rendering the UASP document: %w", s.File(), err)
+		}
+		v.UASP = template.HTML(res.HTML)
+		v.UASPDerived = d.Derived
+		v.UASPVersion = d.Version
+		if d.DeclaredVersion != d.Version {
+			v.UASPDeclared = d.DeclaredVersion
+		}
+		if len(s.Body) == 0 {
+			// A UASP document alone is the whole page: its sections are the
+			// table of contents.
+			for _, h := range res.Headings {
+				if h.Level == 3 {
+					v.TOC = append(v.TOC, markdown.Heading{Level: 2, ID: h.ID, Text: h.Text})
+				}
+			}
+		}
+		if v.Type == "" && d.Type() != "" {
+			v.Type = d.Type()
+		}
+	}
+	if fm != nil {
+		v.Interface = interfaceFacts(fm.Interface)
+		if fm.InputSchema != nil {
+			v.Schemas = append(v.Schemas, schemaOf("input", "Input schema", fm.InputSchema))
+		}
+		if fm.OutputSchema != nil {
+			v.Schemas = append(v.Schemas, schemaOf("output", "Output schema", fm.OutputSchema))
+		}
+		for i, e := range fm.Examples {
+			ev := exampleView{Name: e.Name, Description: e.Description}
+			if ev.Name == "" {
+				ev.Name = fmt.Sprintf("Example %d", i+1)
+			}
+			if e.HasInput {
+				ev.Input = jsonText(e.Input)
+			}
+			if e.HasOutput {
+				ev.Output = jsonText(e.Output)
+			}
+			v.Examples = append(v.Examples, ev)
+		}
+	}
+	v.Diagnostics = diagViews(s.Diagnostics)
+	v.Install = installSnippet(site, s.Name)
+	v.Facts = r.facts(s)
+	v.Endpoints = []endpoint{
+		{"UASP document (JSON)", site.Link(siteinfo.APISkill(s.Name))},
+		{"Query paths", site.Link(siteinfo.APIPaths(s.Name))},
+		{"This page as Markdown", site.Link(siteinfo.SkillMarkdown(s.Name))},
+	}
+	if s.SkillFile != "" {
+		v.Endpoints = append(v.Endpoints, endpoint{"SKILL.md source", site.Link(siteinfo.PublishedFile(s.Name, s.SkillFile))})
+	}
+	return v, nil
+}
+
+func (r *renderer) facts(s *catalog.Skill) []fact {
+	var out []fact
+	add := func(k, v, link string) {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, fact{k, firstLine(v, 200), link})
+		}
+	}
+	add("Format", s.Format.Label(), "")
+	statusLink := ""
+	if len(s.Diagnostics) > 0 {
+		statusLink = r.site.Link("report/") + "#" + reportID(s)
+	}
+	add("Status", string(s.Status), statusLink)
+	if fm := s.Frontmatter; fm != nil {
+		add("Version", fm.Version, "")
+		add("License", fm.License, "")
+		add("Author", fm.Author, "")
+		add("Homepage", fm.Homepage, safeHTTPURL(fm.Homepage))
+		add("Compatibility", fm.Compatibility, "")
+		add("Platforms", strings.Join(fm.PlatformCompatibility, ", "), "")
+		if rq := fm.Requirements; rq != nil {
+			add("Python", rq.MinPython, "")
+			add("Node.js", rq.MinNode, "")
+			add("Python packages", strings.Join(rq.PythonPackages, ", "), "")
+			add("Node packages", strings.Join(rq.NodePackages, ", "), "")
+		}
+		add("Allowed tools", strings.Join(fm.AllowedTools, ", "), "")
+		if a := fm.AuthorAgent; a != nil {
+			add("Written by agent", strings.TrimSpace(a.Name+" "+a.Provider), "")
+		}
+	}
+	if s.Workspace != nil {
+		add("Workspace", s.Workspace.Path, "")
+	}
+	add("Source", s.File(), "")
+	return out
+}
+
+// linkResolver maps a link in a skill's Markdown to the published copy of
+// the skill file it names, when the skill has that file.
+func linkResolver(site *siteinfo.Info, name string, files map[string]bool) func(string) (string, bool) {
+	return func(dest string) (string, bool) {
+		u, err := url.Parse(dest)
+		if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" || strings.HasPrefix(u.Path, "/") {
+			return "", false
+		}
+		p := path.Clean(u.Path)
+		if !files[p] {
+			return "", false
+		}
+		link := site.Link(siteinfo.PublishedFile(name, p))
+		if u.Fragment != "" {
+			link += "#" + url.PathEscape(u.Fragment)
+		}
+		return link, true
+	}
+}
+
+func interfaceFacts(in *skill.Interface) []fact {
+	if in == nil {
+		return nil
+	}
+	var out []fact
+	for _, f := range []fact{{Key: "Type", Value: in.Type}, {Key: "Entry point", Value: in.EntryPoint},
+		{Key: "Runtime", Value: in.Runtime}, {Key: "Call pattern", Value: in.CallPattern}} {
+		if f.Value != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// schemaOf lists a JSON Schema's properties as rows, nested objects as
+// dotted names, three levels deep.
+func schemaOf(id, title string, s *yamltree.Map) schemaView {
+	v := schemaView{ID: id, Title: title, JSON: jsonText(s)}
+	var walk func(prefix string, m *yamltree.Map, depth int)
+	walk = func(prefix string, m *yamltree.Map, depth int) {
+		props, _ := mapAt(m, "properties")
+		required := map[string]bool{}
+		if list, ok := m.Get("required"); ok {
+			if l, ok := list.([]any); ok {
+				for _, e := range l {
+					if s, ok := e.(string); ok {
+						required[s] = true
+					}
+				}
+			}
+		}
+		for k, pv := range props.All() {
+			pm, _ := pv.(*yamltree.Map)
+			row := schemaRow{Name: prefix + k, Required: required[k]}
+			if pm != nil {
+				row.Type = scalar(pm, "type")
+				if items, ok := mapAt(pm, "items"); ok && row.Type == "array" {
+					if t := scalar(items, "type"); t != "" {
+						row.Type = "array of " + t
+					}
+				}
+				row.Description = scalar(pm, "description")
+				if e, ok := pm.Get("enum"); ok {
+					row.Description = strings.TrimSpace(row.Description + " One of: " + jsonInline(e) + ".")
+				}
+				if d, ok := pm.Get("default"); ok {
+					row.Description = strings.TrimSpace(row.Description + " Default: " + jsonInline(d) + ".")
+				}
+			}
+			v.Rows = append(v.Rows, row)
+			if pm != nil && depth < 3 {
+				walk(prefix+k+".", pm, depth+1)
+			}
+		}
+	}
+	walk("", s, 1)
+	return v
+}
+
+func mapAt(m *yamltree.Map, key string) (*yamltree.Map, bool) {
+	if m == nil {
+		return nil, false
+	}
+	v, ok := m.Get(key)
+	if !ok {
+		return nil, false
+	}
+	mm, ok := v.(*yamltree.Map)
+	return mm, ok
+}
+
+func scalar(m *yamltree.Map, key string) string {
+	v, ok := m.Get(key)
+	if !ok {
+		return ""
+	}
+	switch x := v.(type) {
+	case string:
+		return x
+	case []any:
+		return jsonInline(x)
+	case *yamltree.Map, nil:
+		return ""
+	}
+	return jsonInline(v)
+}
+
+func jsonText(v any) string {
+	b, err := yamltree.JSON(v, "  ")
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func jsonInline(v any) string {
+	b, err := yamltree.JSON(v, "")
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
+func diagViews(ds []diag.Diagnostic) []diagView {
+	out := make([]diagView, 0, len(ds))
+	for _, d := range ds {
+		where := d.File
+		if d.Line > 0 {
+			where += fmt.Sprintf(":%d", d.Line)
+			if d.Column > 0 {
+				where += fmt.Sprintf(":%d", d.Column)
+			}
+		}
+		out = append(out, diagView{Severity: d.Severity.String(), Where: where, Code: d.Code, Message: d.Message})
+	}
+	return out
+}
+
+// installSnippet is the shell command that installs the skill from the
+// site: its archive holds one folder named after the skill.
+func installSnippet(site *siteinfo.Info, name string) string {
+	archive := site.URL(siteinfo.SkillArchive(name))
+	if !site.Absolute() {
+		archive = "https://YOUR-SITE" + archive
+	}
+	return fmt.Sprintf("curl -fsSLo /tmp/%[1]s.skill '%[2]s' && unzip -o /tmp/%[1]s.skill -d ~/.claude/skills/", shellSafe(name), archive)
+}
+
+// shellSafe keeps the characters a skill name may hold in a shell word.
+func shellSafe(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// safeHTTPURL returns u when it is an absolute http(s) URL, else "".
+func safeHTTPURL(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return ""
+	}
+	return p.String()
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KB", float64(n)/1024)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
+}
+
+// firstLine flattens s to one line of at most max runes.
+func firstLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		s = strings.TrimSpace(string(r[:max-1])) + "…"
+	}
+	return s
+}
+
+// hashTag is how a tag is shown: with one leading '#', which SkillBag tags
+// (#group/name) already have.
+func hashTag(t string) string {
+	if strings.HasPrefix(t, "#") {
+		return t
+	}
+	return "#" + t
+}

@@ -1,0 +1,69 @@
+// skilldex theme and small page helpers. Loaded in <head> so that a saved
+// theme applies before the first paint; the page works without it.
+(function () {
+  'use strict';
+  var KEY = 'skilldex-theme';
+  var root = document.documentElement;
+  var saved = null;
+  try { saved = localStorage.getItem(KEY); } catch (e) { /* storage blocked */ }
+  if (saved === 'light' || saved === 'dark') root.dataset.theme = saved;
+
+  function current() {
+    if (root.dataset.theme) return root.dataset.theme;
+    return window.matchMedia && matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+  }
+
+  function wireTheme() {
+    var btn = document.getElementById('sd-theme');
+    if (!btn) return;
+    btn.hidden = false;
+    var label = function () {
+      var dark = current() === 'dark';
+      btn.setAttribute('aria-pressed', dark ? 'true' : 'false');
+      btn.textContent = dark ? 'Light mode' : 'Dark mode';
+    };
+    label();
+    btn.addEventListener('click', function () {
+      var next = current() === 'dark' ? 'light' : 'dark';
+      root.dataset.theme = next;
+      try { localStorage.setItem(KEY, next); } catch (e) { /* storage blocked */ }
+      label();
+    });
+  }
+
+  // Buttons with data-copy="ID" copy the text of element ID.
+  function wireCopy() {
+    var buttons = document.querySelectorAll('button[data-copy]');
+    Array.prototype.forEach.call(buttons, function (btn) {
+      var target = document.getElementById(btn.getAttribute('data-copy'));
+      if (!target || !navigator.clipboard) return;
+      btn.hidden = false;
+      btn.addEventListener('click', function () {
+        navigator.clipboard.writeText(target.textContent).then(function () {
+          btn.textContent = 'Copied';
+          setTimeout(function () { btn.textContent = 'Copy'; }, 1500);
+        }, function () {
+          btn.textContent = 'Copy failed';
+        });
+      });
+    });
+  }
+
+  // "/" focuses the header's search box on pages without their own search.
+  function wireSlash() {
+    if (document.getElementById('search-app')) return; // search.js handles it
+    var box = document.getElementById('sd-q');
+    if (!box) return;
+    document.addEventListener('keydown', function (e) {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
+      var t = e.target;
+      if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      e.preventDefault();
+      box.focus();
+    });
+  }
+
+  function ready() { wireTheme(); wireCopy(); wireSlash(); }
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);
+  else ready();
+})();
