@@ -1,0 +1,121 @@
+// Package pack writes a skill as a ZIP archive: the USK .skill package
+// (usk.md section 1: every file under one root folder named after the
+// skill) or, with no root folder, the archive the Agent Skills discovery
+// index points to. The archive depends only on the files' paths and
+// contents: entries are sorted by path, every timestamp is 1980-01-01
+// 00:00 UTC (the earliest a ZIP can record), and modes are fixed (0755
+// for a file starting with "#!", 0644 for the rest), so the same skill
+// gives the same bytes on every machine and in every build.
+package pack
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/skilldex/skilldex/build/source"
+)
+
+// Epoch is the modification time of every entry.
+var Epoch = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// Write writes the files paths of fsys to w as a ZIP archive, each under
+// root+"/" (root "" puts them at the top). Paths are slash-separated and
+// relative to fsys; duplicates are written once.
+func Write(w io.Writer, fsys fs.FS, root string, paths []string) error {
+	if root != "" && (!fs.ValidPath(root) || strings.Contains(root, "/")) {
+		return fmt.Errorf("pack: root folder %q must be a single folder name", root)
+	}
+	paths = slices.Clone(paths)
+	slices.Sort(paths)
+	paths = slices.Compact(paths)
+	zw := zip.NewWriter(w)
+	for _, p := range paths {
+		if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
+			return fmt.Errorf("pack: %q is not a relative slash-separated path; it cannot be stored", p)
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return fmt.Errorf("pack: %w", err)
+		}
+		name := p
+		if root != "" {
+			name = root + "/" + p
+		}
+		h := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: Epoch}
+		h.SetMode(modeOf(data))
+		fw, err := zw.CreateHeader(h)
+		if err != nil {
+			return fmt.Errorf("pack: %s: %w", p, err)
+		}
+		if _, err := fw.Write(data); err != nil {
+			return err
+		}
+	}
+	return zw.Close()
+}
+
+// modeOf keeps scripts runnable after unzipping, from their content alone.
+func modeOf(data []byte) fs.FileMode {
+	if bytes.HasPrefix(data, []byte("#!")) {
+		return 0o755
+	}
+	return 0o644
+}
+
+// Skill writes the files of a skill as its .skill archive, under the
+// folder name (the skill's name, which is what the archive's folder must
+// be called for the name check to pass when it is read back).
+func Skill(w io.Writer, in *source.Input, name string) error {
+	return Write(w, in.FS, name, Paths(in))
+}
+
+// Flat writes the files of a skill at the top of the archive, as the Agent
+// Skills discovery spec wants its archives.
+func Flat(w io.Writer, in *source.Input) error {
+	return Write(w, in.FS, "", Paths(in))
+}
+
+// Paths lists the files of a skill.
+func Paths(in *source.Input) []string {
+	out := make([]string, len(in.Files))
+	for i, f := range in.Files {
+		out[i] = f.Path
+	}
+	return out
+}
+
+// ErrLimits is wrapped by CheckLimits's errors.
+var ErrLimits = errors.New("the skill exceeds the archive limits")
+
+// CheckLimits reports why the .skill archive of in, with root folder name,
+// could not be read back under lim (file count, total size, entry name
+// length), or nil. Archives over USK's limits are refused by skill stores
+// and by skilldex itself unless its limits are raised.
+func CheckLimits(in *source.Input, name string, lim source.ArchiveLimits) error {
+	if n := len(in.Files); lim.MaxFiles > 0 && n > lim.MaxFiles {
+		return fmt.Errorf("%w: %d files, more than the limit of %d; move large or generated files out of the skill, or raise the limit (--archive-max-files)", ErrLimits, n, lim.MaxFiles)
+	}
+	var total int64
+	for _, f := range in.Files {
+		total += f.Size
+		if lim.MaxFileBytes > 0 && f.Size > lim.MaxFileBytes {
+			return fmt.Errorf("%w: %s is %d bytes, more than the limit of %d; remove it or raise the limit", ErrLimits, f.Path, f.Size, lim.MaxFileBytes)
+		}
+		if entry := path.Join(name, f.Path); lim.MaxNameLength > 0 && utf8.RuneCountInString(entry) > lim.MaxNameLength {
+			return fmt.Errorf("%w: the entry name %s is %d characters, more than the limit of %d; shorten it", ErrLimits, entry, utf8.RuneCountInString(entry), lim.MaxNameLength)
+		}
+	}
+	if lim.MaxTotalBytes > 0 && total > lim.MaxTotalBytes {
+		return fmt.Errorf("%w: the files add up to %d bytes, more than the limit of %d; remove files or raise the limit (--archive-max-bytes)", ErrLimits, total, lim.MaxTotalBytes)
+	}
+	return nil
+}

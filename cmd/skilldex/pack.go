@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/lint"
+	"github.com/skilldex/skilldex/build/pack"
+	"github.com/skilldex/skilldex/build/source"
+)
+
+func newPackCmd() *cobra.Command {
+	var sf sourceFlags
+	var output string
+	cmd := &cobra.Command{
+		Use:   "pack DIR [-o NAME.skill]",
+		Short: "Package a skill folder as a .skill archive (USK)",
+		Long: `pack checks the skill in DIR and writes it as a .skill archive: a ZIP
+holding every file of the skill under one folder named after the skill, as
+USK (usk.md section 1) describes it. The files are those a build publishes:
+hidden files included, .git, node_modules and nested skills left out.
+
+The archive depends only on the files: entries are sorted, every date is
+1980-01-01 and modes are fixed (0755 for files starting with #!, else
+0644), so packing the same folder twice gives the same bytes. The archive
+reads back (skilldex validate NAME.skill) as the same skill.
+
+The default output is NAME.skill in the current folder; -o names the file,
+or a folder to write NAME.skill into.
+
+Exit status: 0 when written; 1 when the skill has errors (or warnings, with
+--strict) or exceeds the archive limits, and nothing is written; 2 on usage
+or I/O failure.`,
+		Example: `  skilldex pack skills/pdf-tools
+  skilldex pack skills/pdf-tools -o dist/`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := args[0]
+			opt := sf.loadOptions([]string{dir})
+			opt.NoDerive = true // packing needs no UASP document
+			c, err := build.Load(cmd.Context(), opt)
+			if err != nil {
+				return failure(err)
+			}
+			s, err := pickSkill(c, dir)
+			if err != nil {
+				return err
+			}
+			stderr := cmd.ErrOrStderr()
+			for _, d := range s.Diagnostics {
+				if d.Severity == diag.Error || d.Severity == diag.Warning {
+					fmt.Fprintln(stderr, d)
+				}
+			}
+			switch {
+			case s.Status == lint.Rejected || s.Name == "":
+				return &exitError{code: exitFindings, err: fmt.Errorf("%s has errors (above); fix them, then pack again", s.File())}
+			case sf.strict && s.Status != lint.Approved:
+				return &exitError{code: exitFindings, err: fmt.Errorf("%s has warnings and --strict is set; nothing was written", s.File())}
+			case s.Packaging == source.Document:
+				return &exitError{code: exitFindings, err: fmt.Errorf("%s is a UASP document without a SKILL.md; a .skill archive needs a SKILL.md (skilldex convert --to markdown helps write one)", s.File())}
+			}
+			if err := pack.CheckLimits(s.Input, s.Name, opt.Source.Archive); err != nil {
+				return &exitError{code: exitFindings, err: fmt.Errorf("%s: %v", s.Path, err)}
+			}
+			var buf bytes.Buffer
+			if err := pack.Skill(&buf, s.Input, s.Name); err != nil {
+				return failure(err)
+			}
+			dest := output
+			if dest == "" {
+				dest = s.Name + ".skill"
+			} else if st, err := os.Stat(dest); (err == nil && st.IsDir()) || os.IsPathSeparator(dest[len(dest)-1]) {
+				dest = filepath.Join(dest, s.Name+".skill")
+			}
+			if err := writeFileAtomic(dest, buf.Bytes()); err != nil {
+				return failure(err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "packed %s (%d files, %d bytes) into %s\n", s.Name, len(s.Files), buf.Len(), dest)
+			return nil
+		},
+	}
+	sf.register(cmd)
+	cmd.Flags().StringVarP(&output, "output", "o", "", "the archive to write (default NAME.skill), or a folder to write it into")
+	return cmd
+}
+
+// writeFileAtomic writes data to a temporary file beside dest and renames
+// it, so that an interrupted pack never leaves half an archive at dest.
+func writeFileAtomic(dest string, data []byte) error {
+	dir := filepath.Dir(dest)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, dest)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("cannot write %s: %w", dest, err)
+	}
+	return nil
+}

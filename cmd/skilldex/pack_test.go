@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+const packCatalog = `
+-- good/SKILL.md --
+---
+name: good-skill
+description: A skill to pack. Use when testing skilldex pack.
+---
+Run scripts/go.sh.
+-- good/scripts/go.sh --
+#!/bin/sh
+echo go
+-- warn/SKILL.md --
+---
+name: warn
+description: A skill with an unknown field, which is only a warning.
+argument-hint: "[x]"
+---
+Body.
+-- broken/SKILL.md --
+no frontmatter at all
+-- many/SKILL.md --
+---
+name: many
+description: Three files, more than --archive-max-files 2 allows.
+---
+Body.
+-- many/a.md --
+a
+-- many/b.md --
+b
+-- doc/doc.uasp.yaml --
+meta:
+  name: doc
+  type: knowledge
+  description: A UASP document alone.
+`
+
+func TestPackCommand(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), packCatalog)
+	out := t.TempDir()
+	cases := []struct {
+		args []string
+		code int
+		file string // written, relative to out
+	}{
+		{[]string{"pack", filepath.Join(dir, "good"), "-o", filepath.Join(out, "a.skill")}, 0, "a.skill"},
+		{[]string{"pack", filepath.Join(dir, "good"), "-o", out + string(os.PathSeparator)}, 0, "good-skill.skill"},
+		{[]string{"pack", filepath.Join(dir, "warn"), "-o", filepath.Join(out, "warn.skill")}, 0, "warn.skill"},
+		{[]string{"pack", "--strict", filepath.Join(dir, "warn"), "-o", filepath.Join(out, "strict.skill")}, 1, ""},
+		{[]string{"pack", filepath.Join(dir, "broken"), "-o", filepath.Join(out, "broken.skill")}, 1, ""},
+		{[]string{"pack", "--archive-max-files", "2", filepath.Join(dir, "many"), "-o", filepath.Join(out, "many.skill")}, 1, ""},
+		{[]string{"pack", filepath.Join(dir, "doc", "doc.uasp.yaml"), "-o", filepath.Join(out, "doc.skill")}, 1, ""},
+		{[]string{"pack", filepath.Join(dir, "missing")}, 2, ""},
+		{[]string{"pack"}, 2, ""},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := runCLI(t, c.args...)
+		if code != c.code {
+			t.Errorf("%v: exit %d, want %d\nstdout: %s\nstderr: %s", c.args, code, c.code, stdout, stderr)
+		}
+		if c.code != 0 && stderr == "" {
+			t.Errorf("%v: exit %d without a message", c.args, code)
+		}
+		if c.file != "" {
+			if _, err := os.Stat(filepath.Join(out, c.file)); err != nil {
+				t.Errorf("%v: %v", c.args, err)
+			}
+		}
+	}
+	for _, f := range []string{"strict.skill", "broken.skill", "many.skill", "doc.skill"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
+			t.Errorf("%s was written by a failed pack", f)
+		}
+	}
+	// Packing twice gives the same bytes; the archive validates as the
+	// same skill.
+	a, _ := os.ReadFile(filepath.Join(out, "a.skill"))
+	b, _ := os.ReadFile(filepath.Join(out, "good-skill.skill"))
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("two packs of the same folder differ (%d and %d bytes)", len(a), len(b))
+	}
+	code, stdout, _ := runCLI(t, "validate", filepath.Join(out, "good-skill.skill"))
+	if code != 0 || !strings.Contains(stdout, "1 skill: 1 approved") {
+		t.Errorf("validate the packed skill: exit %d\n%s", code, stdout)
+	}
+}
