@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/skilldex/skilldex/build/api"
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/site"
@@ -42,7 +43,7 @@ type Writer interface {
 
 // writers are the parts of a site, in the order they are written. Each
 // part of the site adds its writer here.
-var writers = []Writer{site.Writer{}, index.Writer{}}
+var writers = []Writer{site.Writer{}, index.Writer{}, api.Writer{}}
 
 // Result describes a finished build.
 type Result struct {

@@ -1,18 +1,22 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/api"
 	"github.com/skilldex/skilldex/build/uasp"
 )
 
 func newQueryCmd() *cobra.Command {
 	var sf sourceFlags
+	var site string
 	cmd := &cobra.Command{
-		Use:   "query [SOURCE...] 'NAME:PATH[?KEY=GLOB&...]'",
+		Use:   "query [SOURCE... | --site DIR] 'NAME:PATH[?KEY=GLOB&...]'",
 		Short: "Answer a UASP query about a skill of the sources",
 		Long: `query reads the sources (default: the current folder), finds the skill
 NAME, and prints the answer to PATH in its UASP document: the author's
@@ -29,10 +33,16 @@ fails, {"skill", "path", "found": false, "error": {"code", "message"}} with
 the codes SKILL_NOT_FOUND, PATH_NOT_FOUND, VALIDATION_FAILED or
 INVALID_QUERY. Quote the query: the shell reads ? [ ] * & itself.
 
+With --site DIR, query reads a site skilldex build wrote instead of the
+sources: the static answer file api/v1/skills/NAME/PATH.json when there is
+one, else (filters, paths without a file) the same engine on the document
+in api/v1/skills/NAME.json. The output is the same either way.
+
 Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 		Example: `  skilldex query skills/ 'agent-browser:commands.click'
   skilldex query 'stripe-best-practices:decisions?when=*Charges*'
-  skilldex query skills/ 'mermaid-diagrams:reference.sequence.parallel'`,
+  skilldex query skills/ 'mermaid-diagrams:reference.sequence.parallel'
+  skilldex query --site public 'agent-browser:commands.click'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw := args[len(args)-1]
@@ -43,6 +53,12 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 			q, err := uasp.ParseQuery(raw)
 			if err != nil {
 				return failure(fmt.Errorf("query %q: %v", raw, err))
+			}
+			if site != "" {
+				if len(args) > 1 {
+					return failure(errors.New("give either SOURCE folders or --site DIR, not both"))
+				}
+				return querySite(cmd, site, q)
 			}
 			c, err := build.Load(cmd.Context(), sf.loadOptions(sources))
 			if err != nil {
@@ -69,5 +85,24 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 		},
 	}
 	sf.register(cmd)
+	cmd.Flags().StringVar(&site, "site", "", "answer from the built site in `DIR` (its api/v1 files) instead of the sources")
 	return cmd
+}
+
+// querySite answers q from a built site.
+func querySite(cmd *cobra.Command, dir string, q uasp.Query) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return failure(fmt.Errorf("--site %s is not a folder; give the folder skilldex build wrote (-o, default public)", dir))
+	}
+	b, found, err := api.QuerySite(os.DirFS(dir), q)
+	if err != nil {
+		return failure(err)
+	}
+	if _, err := cmd.OutOrStdout().Write(b); err != nil {
+		return failure(err)
+	}
+	if !found {
+		return &exitError{code: exitFindings}
+	}
+	return nil
 }

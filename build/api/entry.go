@@ -1,0 +1,106 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/skill"
+	"github.com/skilldex/skilldex/build/uasp"
+)
+
+// Per-skill site paths that siteinfo does not define, because only this
+// package writes and links them.
+func flatArchivePath(name string) string { return ".well-known/agent-skills/" + name + ".zip" }
+func legacySkillMD(name string) string   { return ".well-known/skills/" + name + "/SKILL.md" }
+func agentSchemaPath(name string) string { return "v1/agent/skills/" + name + "/schema" }
+
+// AnswerPath returns the site path of the static answer to NAME:PATH
+// (DESIGN.md: api/v1/skills/<name>/<path>.json, the path escaped by
+// uasp.PathFile). PathsFile is never an answer: a document whose top-level
+// key is "paths" has its answer only through the query engine.
+func AnswerPath(name, path string) string {
+	return "api/v1/skills/" + name + "/" + uasp.PathFile(path)
+}
+
+// PathsFile is the name of the list of a skill's answer files, beside them.
+const PathsFile = "paths.json"
+
+// entry is what the catalog-wide files say about one published skill,
+// worked out once, without reading any file.
+type entry struct {
+	s           *catalog.Skill
+	name        string
+	description string
+	format      string
+	status      string
+	docType     string // UASP meta.type, "" without a document
+	version     string // UASP content version, "" without a document
+	declared    string // the version the author declared, if any
+	tags        []string
+
+	hasSkillMD bool // a SKILL.md is published (and so an archive)
+	multiFile  bool // more files than SKILL.md: discovery points to a ZIP
+	usk        bool // a USK v3 skill: it gets a USK schema
+
+	// urls holds the skill's URLs for the JSON files.
+	urls urls
+}
+
+// urls are a skill's URLs, absolute when the site has a host.
+type urls struct {
+	Page     string `json:"page"`
+	JSON     string `json:"json"`
+	Markdown string `json:"markdown"`
+	SkillMD  string `json:"skill_md,omitempty"`
+	Archive  string `json:"archive,omitempty"`
+	Paths    string `json:"paths"`
+	Schema   string `json:"usk_schema,omitempty"`
+}
+
+func newEntry(s *catalog.Skill, site *siteinfo.Info) *entry {
+	e := &entry{
+		s:           s,
+		name:        s.Name,
+		description: strings.TrimSpace(s.Description),
+		format:      string(s.Format),
+		status:      string(s.Status),
+		tags:        catalog.TagsOf(s),
+		hasSkillMD:  s.SkillFile != "" && s.Source != nil,
+		usk:         s.Format == skill.USK && s.Frontmatter != nil && s.SkillFile != "" && s.Source != nil,
+	}
+	if e.tags == nil {
+		e.tags = []string{}
+	}
+	if d := s.Doc; d != nil {
+		e.docType, e.version = d.Type(), d.Version
+		if e.description == "" {
+			e.description = d.Description()
+		}
+	}
+	if fm := s.Frontmatter; fm != nil {
+		e.declared = fm.Version
+		if e.declared == "" {
+			if v, ok := fm.Metadata.Get("version"); ok {
+				if str, ok := v.(string); ok {
+					e.declared = str
+				}
+			}
+		}
+	}
+	e.multiFile = e.hasSkillMD && len(s.Files) > 1
+	e.urls = urls{
+		Page:     site.URL(siteinfo.SkillPage(e.name)),
+		JSON:     site.URL(siteinfo.APISkill(e.name)),
+		Markdown: site.URL(siteinfo.SkillMarkdown(e.name)),
+		Paths:    site.URL(siteinfo.APIPaths(e.name)),
+	}
+	if e.hasSkillMD {
+		e.urls.SkillMD = site.URL(siteinfo.SkillFile(e.name, "SKILL.md"))
+		e.urls.Archive = site.URL(siteinfo.SkillArchive(e.name))
+	}
+	if e.usk {
+		e.urls.Schema = site.URL(agentSchemaPath(e.name))
+	}
+	return e
+}

@@ -1,0 +1,88 @@
+package api
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/siteinfo"
+)
+
+// oneLine collapses runs of white space, line breaks included, so that a
+// description fits a list item or a SKILLS.md line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// linkText escapes what would end a Markdown link's text early.
+var linkText = strings.NewReplacer(`\`, `\\`, `[`, `\[`, `]`, `\]`)
+
+// linkURL keeps a URL from closing a Markdown link destination: the
+// parentheses are percent-encoded, which means the same URL.
+var linkURL = strings.NewReplacer("(", "%28", ")", "%29", " ", "%20")
+
+func summary(entries []*entry, site *siteinfo.Info) string {
+	if d := oneLine(site.Description); d != "" {
+		return d
+	}
+	return fmt.Sprintf("A catalog of %d agent skills. Each has a page, its SKILL.md, a Markdown twin, a .skill archive and a UASP document answering path queries as static JSON.", len(entries))
+}
+
+// llmsTxt is /llms.txt as llmstxt.org describes it: a title, a summary,
+// and lists of links, each skill's to its Markdown twin.
+func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s\n\n> %s\n\n", oneLine(site.Title), summary(entries, site))
+	b.WriteString("Every skill below links to its page as Markdown. Query a skill's UASP document without downloading it whole: " +
+		"api/v1/skills/NAME/paths.json lists the static answers, one JSON file per path (NAME:PATH is api/v1/skills/NAME/PATH.json).\n\n")
+	b.WriteString("## Skills\n\n")
+	for _, e := range entries {
+		fmt.Fprintf(&b, "- [%s](%s)", linkText.Replace(e.name), linkURL.Replace(e.urls.Markdown))
+		if d := oneLine(e.description); d != "" {
+			b.WriteString(": " + d)
+		}
+		b.WriteByte('\n')
+	}
+	b.WriteString("\n## API\n\n")
+	for _, l := range []struct{ name, path, what string }{
+		{"Skill index", IndexPath, "every skill with its type, version, status, tags and URLs"},
+		{"Session manifest", ManifestPath, "the UASP session manifest (name, version, type, description of each skill)"},
+		{"OpenAPI", OpenAPIPath, "OpenAPI 3.1 description of these static endpoints"},
+		{"Agent Skills discovery", AgentSkillsPath, "discovery index v0.2.0, with SHA-256 digests"},
+		{"Available skills", PromptPath, "the <available_skills> block for a system prompt"},
+	} {
+		fmt.Fprintf(&b, "- [%s](%s): %s\n", l.name, linkURL.Replace(site.URL(l.path)), l.what)
+	}
+	b.WriteString("\n## Optional\n\n")
+	fmt.Fprintf(&b, "- [Full text](%s): every skill's Markdown in one file\n", linkURL.Replace(site.URL(LLMSFullPath)))
+	fmt.Fprintf(&b, "- [SKILLS.md](%s): the catalog as SkillBag lines, name: description\n", linkURL.Replace(site.URL(SkillsCatalogPath)))
+	return b.Bytes()
+}
+
+// llmsFull is /llms-full.txt: the title and summary, then every skill's
+// Markdown twin as served, in name order.
+func llmsFull(out *output.Writer, entries []*entry, site *siteinfo.Info) ([]byte, error) {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s\n\n> %s\n", oneLine(site.Title), summary(entries, site))
+	for _, e := range entries {
+		md, err := out.ReadFile(siteinfo.SkillMarkdown(e.name))
+		if err != nil {
+			return nil, err
+		}
+		b.WriteByte('\n')
+		b.Write(md)
+	}
+	return b.Bytes(), nil
+}
+
+// skillsCatalog is SKILLS.md: the catalog in the form of a SkillBag
+// .skills/SKILLS.md, one "name: description" line per skill, sorted, so
+// that a SkillBag workspace (or an agent) can read the site's skills the
+// way it reads its own.
+func skillsCatalog(entries []*entry) []byte {
+	var b bytes.Buffer
+	b.WriteString("# Skills\n\n")
+	for _, e := range entries {
+		fmt.Fprintf(&b, "%s: %s\n", e.name, oneLine(e.description))
+	}
+	return b.Bytes()
+}

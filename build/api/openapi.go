@@ -1,0 +1,94 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/skilldex/skilldex/build/siteinfo"
+)
+
+// obj is a JSON object of the OpenAPI description; encoding/json sorts its
+// keys, so the file is the same every build.
+type obj = map[string]any
+
+// openAPI describes the site's static GET endpoints as OpenAPI 3.1.
+func openAPI(site *siteinfo.Info) obj {
+	name := obj{"name": "name", "in": "path", "required": true, "description": "The skill's name.", "schema": obj{"type": "string"}}
+	jsonOK := func(desc, schema string) obj {
+		content := obj{"schema": obj{"type": "object"}}
+		if schema != "" {
+			content = obj{"schema": obj{"$ref": "#/components/schemas/" + schema}}
+		}
+		return obj{"200": obj{"description": desc, "content": obj{"application/json": content}}, "404": obj{"description": "No such skill or file."}}
+	}
+	typed := func(desc, mediaType string) obj {
+		return obj{"200": obj{"description": desc, "content": obj{mediaType: obj{"schema": obj{"type": "string"}}}}, "404": obj{"description": "No such skill or file."}}
+	}
+	get := func(id, summary string, params []obj, responses obj) obj {
+		op := obj{"operationId": id, "summary": summary, "responses": responses}
+		if len(params) > 0 {
+			op["parameters"] = params
+		}
+		return obj{"get": op}
+	}
+	p := func(sitePath string) string { return "/" + sitePath }
+	paths := obj{
+		p(IndexPath):    get("listSkills", "Every published skill: name, description, type, version, format, status, tags, URLs.", nil, jsonOK("The skill index.", "")),
+		p(ManifestPath): get("sessionManifest", "The UASP session manifest (uasp.md 9.5).", nil, jsonOK("The manifest.", "")),
+		"/api/v1/skills/{name}.json": get("getSkill", "A skill's whole UASP document, its source frontmatter, and whether the document was derived from SKILL.md.",
+			[]obj{name}, jsonOK("The skill.", "")),
+		"/api/v1/skills/{name}/paths.json": get("listPaths", "Every query path of the skill that has a static answer, with its file name.",
+			[]obj{name}, jsonOK("The paths.", "")),
+		"/api/v1/skills/{name}/{file}": get("queryPath", "The answer to the UASP query NAME:PATH (uasp.md 6.3), as `skilldex query` prints it. Filters are not static: apply them to the unfiltered answer, or run `skilldex query --site`.",
+			[]obj{name, {"name": "file", "in": "path", "required": true, "schema": obj{"type": "string"},
+				"description": "PATH followed by .json, with '/', '\\', '%', '~' and control characters written as %XX (as paths.json lists them): commands.click.json."}},
+			jsonOK("The answer; found is false, with an error, for a document that fails validation.", "Answer")),
+		p(OpenAPIPath):                   get("openAPI", "This description.", nil, jsonOK("OpenAPI 3.1.", "")),
+		p(PromptPath):                    get("availableSkills", "The <available_skills> block to paste into a system prompt.", nil, typed("The block.", "text/plain")),
+		p(AgentSkillsPath):               get("agentSkillsIndex", "Agent Skills discovery index v0.2.0: each skill's SKILL.md or ZIP archive with its SHA-256 digest.", nil, jsonOK("The index.", "")),
+		p(LegacySkillsPath):              get("legacySkillsIndex", "Agent Skills discovery index v0.1 (name, description, files).", nil, jsonOK("The index.", "")),
+		"/" + AgentInfoPath:              get("uskInfo", "USK agent discovery: spec version and endpoints.", nil, jsonOK("Information.", "")),
+		"/" + AgentSearchPath:            get("uskSearch", "USK agent discovery: every USK v3 skill (static: query parameters are ignored).", nil, jsonOK("The skills.", "")),
+		"/" + AgentCapabilityPath:        get("uskCapabilities", "USK capabilities and the skills that declare them.", nil, jsonOK("The capabilities.", "")),
+		"/v1/agent/skills/{name}/schema": get("uskSchema", "A USK v3 skill's interface, schemas, capabilities, permissions and examples.", []obj{name}, jsonOK("The schema.", "")),
+		"/skills/{name}/index.html.md":   get("skillMarkdown", "The skill's page as Markdown: a YAML summary and the SKILL.md body.", []obj{name}, typed("Markdown.", "text/markdown")),
+		"/skills/{name}/SKILL.md":        get("skillSource", "The skill's SKILL.md, byte for byte.", []obj{name}, typed("SKILL.md.", "text/markdown")),
+		"/skills/{name}/{name}.skill":    get("skillArchive", "The skill as a USK .skill archive (a ZIP, one root folder named after the skill).", []obj{name}, typed("The archive.", "application/zip")),
+		p(LLMSPath):                      get("llmsTxt", "llms.txt: the catalog for language models.", nil, typed("llms.txt.", "text/plain")),
+		p(LLMSFullPath):                  get("llmsFullTxt", "Every skill's Markdown in one file.", nil, typed("llms-full.txt.", "text/plain")),
+		p(SkillsCatalogPath):             get("skillsCatalog", "The catalog as SkillBag SKILLS.md lines: name: description.", nil, typed("SKILLS.md.", "text/markdown")),
+	}
+	answer := obj{
+		"type":     "object",
+		"required": []string{"skill", "path", "found"},
+		"properties": obj{
+			"skill": obj{"type": "string"},
+			"path":  obj{"type": "string"},
+			"found": obj{"type": "boolean"},
+			"value": obj{"description": "The part of the document at path, in document order."},
+			"error": obj{"type": "object", "required": []string{"code", "message"}, "properties": obj{
+				"code":    obj{"type": "string", "enum": []string{"SKILL_NOT_FOUND", "PATH_NOT_FOUND", "VALIDATION_FAILED", "INVALID_QUERY"}},
+				"message": obj{"type": "string"},
+				"details": obj{"type": "array", "items": obj{"type": "string"}},
+			}},
+		},
+	}
+	server := strings.TrimSuffix(site.URL(""), "/")
+	if server == "" {
+		server = "/"
+	}
+	title := site.Title
+	if title == "" {
+		title = "Skills"
+	}
+	return obj{
+		"openapi": "3.1.0",
+		"info": obj{
+			"title":       title + " API",
+			"version":     "1",
+			"description": "Static JSON endpoints of a skilldex site: every file is a plain GET, no server, no authentication.",
+		},
+		"servers":    []obj{{"url": server}},
+		"paths":      paths,
+		"components": obj{"schemas": obj{"Answer": answer}},
+	}
+}

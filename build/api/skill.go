@@ -1,0 +1,235 @@
+package api
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/pack"
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/uasp"
+)
+
+// writeSkill writes one skill's files as the output group "api:NAME":
+// its Markdown twin, its files as published, its archives, its UASP
+// document and answers, and its USK schema. In an incremental build a
+// group whose key did not change is kept as it is.
+func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info) error {
+	g, reused, err := out.Group("api:"+e.name, groupKey(e, site))
+	if err != nil || reused {
+		return err
+	}
+	s := e.s
+	if err := g.WriteRaw(siteinfo.SkillMarkdown(e.name), skillMarkdown(e)); err != nil {
+		return err
+	}
+	if err := writeFiles(g, e); err != nil {
+		return err
+	}
+	if e.hasSkillMD {
+		var buf bytes.Buffer
+		if err := pack.Skill(&buf, s.Input, e.name); err != nil {
+			return err
+		}
+		if err := g.WriteRaw(siteinfo.SkillArchive(e.name), buf.Bytes()); err != nil {
+			return err
+		}
+		if e.multiFile {
+			buf.Reset()
+			if err := pack.Flat(&buf, s.Input); err != nil {
+				return err
+			}
+			if err := g.WriteRaw(flatArchivePath(e.name), buf.Bytes()); err != nil {
+				return err
+			}
+		}
+		// Clients of the v0.1 discovery index fetch .well-known/skills/NAME/SKILL.md.
+		if err := g.WriteRaw(legacySkillMD(e.name), s.Source); err != nil {
+			return err
+		}
+	}
+	if s.Doc != nil {
+		if err := writeDocument(g, e); err != nil {
+			return err
+		}
+	}
+	if e.usk {
+		b, err := marshal(uskSchema(e))
+		if err != nil {
+			return err
+		}
+		if err := g.WriteRaw(agentSchemaPath(e.name), b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeFiles publishes every file of the skill where
+// siteinfo.PublishedFile puts it (active documents only as text), byte for
+// byte, and SKILL.md at skills/NAME/SKILL.md whatever its spelling.
+func writeFiles(g *output.Group, e *entry) error {
+	in := e.s.Input
+	for _, f := range in.Files {
+		p := siteinfo.PublishedFile(e.name, f.Path)
+		if p == "" {
+			continue // not a path a site can hold; it stays in the archive
+		}
+		if err := copyFile(g, p, in.FS, f.Path); err != nil {
+			return err
+		}
+	}
+	if e.hasSkillMD && in.SkillFile != "SKILL.md" {
+		return g.WriteRaw(siteinfo.SkillFile(e.name, "SKILL.md"), e.s.Source)
+	}
+	return nil
+}
+
+// copyFile streams one file of the skill into the site, unchanged.
+func copyFile(g *output.Group, sitePath string, fsys fs.FS, name string) error {
+	src, err := fsys.Open(name)
+	if err != nil {
+		return fmt.Errorf("%s: %w (was it removed during the build? build again)", name, err)
+	}
+	defer src.Close()
+	dst, err := g.Create(sitePath)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(dst, src)
+	if cerr := dst.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// writeDocument writes the whole document, one answer per path, and the
+// list of paths.
+func writeDocument(g *output.Group, e *entry) error {
+	d := e.s.Doc
+	b, err := marshal(skillJSON(e))
+	if err != nil {
+		return err
+	}
+	if err := g.WriteRaw(siteinfo.APISkill(e.name), b); err != nil {
+		return err
+	}
+	type pathFile struct {
+		Path string `json:"path"`
+		File string `json:"file"`
+	}
+	list := []pathFile{}
+	for _, p := range d.Paths() {
+		file := uasp.PathFile(p)
+		if file == PathsFile {
+			continue
+		}
+		// The same bytes `skilldex query` prints: the same engine, the
+		// same encoder.
+		if err := g.WriteRaw(AnswerPath(e.name, p), uasp.MarshalAnswer(d.Query(p, nil))); err != nil {
+			return err
+		}
+		list = append(list, pathFile{p, file})
+	}
+	b, err = marshal(struct {
+		Skill   string     `json:"skill"`
+		Version string     `json:"version"`
+		Paths   []pathFile `json:"paths"`
+	}{e.name, e.version, list})
+	if err != nil {
+		return err
+	}
+	return g.WriteRaw(siteinfo.APIPaths(e.name), b)
+}
+
+// skillDocument is api/v1/skills/NAME.json.
+type skillDocument struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Format      string   `json:"format"`
+	Status      string   `json:"status"`
+	Type        string   `json:"type,omitempty"`
+	Version     string   `json:"version"`
+	Declared    string   `json:"declared_version,omitempty"`
+	Derived     bool     `json:"derived"`
+	DerivedFrom string   `json:"derived_from,omitempty"`
+	Valid       bool     `json:"valid"`
+	Problems    []string `json:"problems,omitempty"`
+	Tags        []string `json:"tags"`
+	URLs        urls     `json:"urls"`
+	// Frontmatter is the SKILL.md frontmatter as written (null without one).
+	Frontmatter *tree `json:"frontmatter"`
+	// Document is the UASP document, meta.version set to the content hash.
+	Document tree `json:"document"`
+}
+
+func skillJSON(e *entry) skillDocument {
+	d := e.s.Doc
+	sd := skillDocument{
+		Name: e.name, Description: e.description, Format: e.format, Status: e.status,
+		Type: e.docType, Version: e.version, Declared: e.declared,
+		Derived: d.Derived, Valid: d.Valid(), Problems: d.Problems(), Tags: e.tags, URLs: e.urls,
+		Document: tree{d.Root},
+	}
+	if d.Derived {
+		sd.DerivedFrom = "SKILL.md"
+	}
+	if fm := e.s.Frontmatter; fm != nil && fm.Data != nil {
+		sd.Frontmatter = &tree{fm.Data}
+	}
+	return sd
+}
+
+// twinFrontmatter is the YAML header of a skill's Markdown twin: what an
+// agent needs to decide whether to read on, and where everything is.
+type twinFrontmatter struct {
+	Name        string   `yaml:"name"`
+	Description string   `yaml:"description"`
+	Format      string   `yaml:"format"`
+	Status      string   `yaml:"status"`
+	Type        string   `yaml:"type,omitempty"`
+	Version     string   `yaml:"version,omitempty"`
+	Declared    string   `yaml:"declared_version,omitempty"`
+	Tags        []string `yaml:"tags,omitempty"`
+	Page        string   `yaml:"page"`
+	Source      string   `yaml:"source,omitempty"`
+	Archive     string   `yaml:"archive,omitempty"`
+	API         string   `yaml:"api"`
+	Paths       string   `yaml:"paths,omitempty"`
+}
+
+// skillMarkdown is skills/NAME/index.html.md: a YAML summary, then the
+// SKILL.md body as written, or, for a UASP document alone, the document
+// as Markdown (uasp.ToMarkdown).
+func skillMarkdown(e *entry) []byte {
+	fm := twinFrontmatter{
+		Name: e.name, Description: e.description, Format: e.format, Status: e.status,
+		Type: e.docType, Version: e.version, Declared: e.declared, Tags: e.tags,
+		Page: e.urls.Page, Source: e.urls.SkillMD, Archive: e.urls.Archive, API: e.urls.JSON,
+	}
+	if e.s.Doc != nil {
+		fm.Paths = e.urls.Paths
+	}
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	// Only strings and lists of strings: encoding cannot fail.
+	_ = enc.Encode(fm)
+	_ = enc.Close()
+	b.WriteString("---\n\n")
+	switch {
+	case e.hasSkillMD:
+		b.Write(bytes.TrimLeft(e.s.Body, "\n"))
+	case e.s.Doc != nil:
+		b.Write(uasp.ToMarkdown(e.s.Doc))
+	}
+	if b.Len() > 0 && b.Bytes()[b.Len()-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}

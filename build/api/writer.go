@@ -1,0 +1,104 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/siteinfo"
+)
+
+// Site paths of the catalog-wide files this package writes (DESIGN.md,
+// output contract). Per-skill paths come from siteinfo and the helpers of
+// paths.go.
+const (
+	IndexPath           = "api/v1/index.json"
+	ManifestPath        = "api/v1/manifest.json"
+	OpenAPIPath         = "api/v1/openapi.json"
+	PromptPath          = "api/v1/available_skills.txt"
+	AgentSkillsPath     = ".well-known/agent-skills/index.json"
+	LegacySkillsPath    = ".well-known/skills/index.json"
+	LLMSPath            = "llms.txt"
+	LLMSFullPath        = "llms-full.txt"
+	SkillsCatalogPath   = "SKILLS.md"
+	AgentInfoPath       = "v1/agent/info"
+	AgentSearchPath     = "v1/agent/search"
+	AgentCapabilityPath = "v1/agent/capabilities"
+)
+
+// formatVersion changes whenever what this package writes for one skill
+// changes, so that incremental builds do not keep files an older skilldex
+// wrote.
+const formatVersion = "api-1"
+
+// Writer writes the files agents read: the static UASP query API, the
+// discovery indexes (Agent Skills, USK), llms.txt, SKILLS.md, and each
+// skill's Markdown twin, source files and archive. It is a build.Writer.
+type Writer struct{}
+
+// Name is the build stage name.
+func (Writer) Name() string { return "api" }
+
+// Write writes every published skill's files (in parallel, each skill as
+// an output group keyed by its content), then the catalog-wide files,
+// which digest what the groups wrote.
+func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info) error {
+	entries := make([]*entry, len(c.Skills))
+	for i, s := range c.Skills {
+		entries[i] = newEntry(s, site)
+	}
+	errs := make([]error, len(entries))
+	parallel(ctx, len(entries), func(i int) {
+		errs[i] = writeSkill(out, entries[i], site)
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("skill %s: %w", entries[i].name, err)
+		}
+	}
+	return writeCatalog(out, entries, site)
+}
+
+// groupKey is what a skill's files depend on: the skill's own inputs (its
+// catalog key), its status, the site's URL and this package's format. ""
+// (never reused) when the catalog has no key for the skill.
+func groupKey(e *entry, site *siteinfo.Info) string {
+	if e.s.Key == "" {
+		return ""
+	}
+	h := sha256.New()
+	for _, part := range []string{formatVersion, e.s.Key, e.name, string(e.s.Status), site.Base.String(), site.Title} {
+		fmt.Fprintf(h, "%d:%s;", len(part), part)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// parallel runs fn(0..n-1) on one goroutine per CPU, stopping early when
+// ctx is done. What fn writes must not depend on the order.
+func parallel(ctx context.Context, n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n && ctx.Err() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
