@@ -171,6 +171,10 @@ type deriver struct {
 	headingLevel int
 	inExamples   bool
 	whenToUse    bool
+	// conditions is set inside a list that a "... when:" or "... if:"
+	// paragraph introduces: its items are conditions ("STOP when: - You
+	// don't understand an instruction"), not rules.
+	conditions bool
 }
 
 func newDeriver(body []byte, bodyLine int) *deriver {
@@ -226,6 +230,10 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 			if x.IsOrdered() && listDepth == 0 && x.ChildCount() >= 2 {
 				d.workflow(x)
 			}
+			outer := d.conditions
+			if p, ok := x.PreviousSibling().(*ast.Paragraph); ok && introducesConditions(plainText(p, d.src)) {
+				d.conditions = true
+			}
 			if d.whenToUse && listDepth == 0 {
 				for it := x.FirstChild(); it != nil; it = it.NextSibling() {
 					if t := cut(clean(plainText(firstBlock(it), d.src)), 200); t != "" && !strings.HasSuffix(t, "?") {
@@ -234,6 +242,7 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 				}
 			}
 			d.blocks(x, listDepth+1)
+			d.conditions = outer
 		case *extast.Table:
 			d.table(x)
 		case *ast.HTMLBlock:
@@ -242,6 +251,23 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 			d.blocks(c, listDepth)
 		}
 	}
+}
+
+// introducesConditions reports whether a paragraph ends in "when:", "if:"
+// or "whenever:", so that the list after it holds conditions.
+func introducesConditions(p string) bool {
+	p = strings.TrimRight(lowerASCII(p), " *_")
+	rest, ok := strings.CutSuffix(p, ":")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimRight(rest, " *_")
+	for _, w := range []string{"when", "if", "whenever"} {
+		if rest == w || strings.HasSuffix(rest, " "+w) {
+			return true
+		}
+	}
+	return false
 }
 
 func firstBlock(item ast.Node) ast.Node {
@@ -312,6 +338,9 @@ func (d *deriver) rule(s sentence, line int, ref string) {
 	if dec, ok := parseDecision(c); ok {
 		d.decisions = append(d.decisions, decisionItem{decision: dec, ref: ref, line: line})
 		return
+	}
+	if d.conditions {
+		return // a condition, not a rule
 	}
 	switch kind, action := parseConstraint(c); kind {
 	case ruleNever:

@@ -92,6 +92,18 @@ func TestDeriveRules(t *testing.T) {
 				"Use the `--never-ask` flag. Run it to avoid mistakes. This ensures speed.\n\n| Do | Don't |\n|---|---|\n| always this | never that |\n\n" +
 				"```bash\n# never run this\n```\n\n> \"Never again,\" she said.\n\n## Examples\n\nNever mind: always smile.\n",
 			want: []expect{{"constraints", "-", 0}, {"decisions", "-", 0}}},
+		{name: "label before a rule", desc: "d",
+			body: "**Requirements**: Your project must have an `index.html` in the root directory.\n\nCRITICAL REQUIREMENT: All plans MUST begin with a summary.\n\n`key: Value` must be quoted.\n",
+			want: []expect{
+				{"constraints.always", `["Your project must have an ` + "`index.html`" + ` in the root directory","All plans MUST begin with a summary","` + "`key: Value`" + ` must be quoted"]`, 0},
+				{"constraints.always.1", `"All plans MUST begin with a summary"`, 7},
+			}},
+		{name: "conditions are not rules", desc: "d",
+			body: "**STOP executing immediately when:**\n- You don't understand an instruction\n- Verification fails repeatedly\n\nGPU excels if:\n- **Memory fits**: Data must fit in GPU memory\n\nRules:\n- Don't skip verifications\n",
+			want: []expect{
+				{"constraints.never", `["Skip verifications"]`, 0},
+				{"constraints.always", "-", 0},
+			}},
 		{name: "prefer", desc: "d",
 			body: "Prefer CheckoutSessions over PaymentIntents for on-session payments.\nUse pnpm instead of npm.\nWhen reusing sessions, use state load rather than re-authentication.\nDynamic payment methods are recommended over explicit types.\n",
 			want: []expect{

@@ -252,7 +252,8 @@ func parseConstraint(c clause) (ruleKind, string) {
 		return ruleNone, ""
 	default:
 		// "The name must be lowercase": a rule about something else; the
-		// subject belongs to it.
+		// subject belongs to it. A label before it is not part of it.
+		text = afterLabel(text, c.mask, loc[0])
 		if words(text) < 3 {
 			return ruleNone, ""
 		}
@@ -265,14 +266,51 @@ func parseConstraint(c clause) (ruleKind, string) {
 // type guards instead". The rule is what comes before it.
 var clauseBreak = regexp.MustCompile(` (?:-|–|—|:) +[A-Z]`)
 
+// afterLabel drops what ends in a clause break before the keyword at kw:
+// in "Requirements: Your project must have an index.html" the rule is
+// "Your project must have an index.html", not "Requirements". It reads
+// the mask, so that a colon in a code span is no break.
+func afterLabel(text, mask string, kw int) string {
+	head := mask[:kw]
+	start := 0
+	for _, m := range clauseBreak.FindAllStringIndex(head, -1) {
+		start = max(start, m[1]-1)
+	}
+	for i := strings.Index(head, ": "); i >= 0; {
+		if j := i + 2; j < len(head) && head[j] >= 'A' && head[j] <= 'Z' {
+			start = max(start, j)
+		}
+		k := strings.Index(head[i+2:], ": ")
+		if k < 0 {
+			break
+		}
+		i += 2 + k
+	}
+	return text[start:]
+}
+
 func firstClause(s string) string {
-	if loc := clauseBreak.FindStringIndex(s); loc != nil && loc[0] > 0 {
-		return strings.TrimSpace(s[:loc[0]])
+	for _, loc := range clauseBreak.FindAllStringIndex(s, -1) {
+		if loc[0] > 0 && !inCode(s, loc[0]) {
+			return strings.TrimSpace(s[:loc[0]])
+		}
 	}
-	if i := strings.Index(s, ": "); i > 0 && i+2 < len(s) && s[i+2] >= 'A' && s[i+2] <= 'Z' {
-		return s[:i]
+	for i := 0; ; i++ {
+		k := strings.Index(s[i:], ": ")
+		if k < 0 {
+			return s
+		}
+		i += k
+		if i > 0 && i+2 < len(s) && s[i+2] >= 'A' && s[i+2] <= 'Z' && !inCode(s, i) {
+			return s[:i]
+		}
 	}
-	return s
+}
+
+// inCode reports whether offset i of s is inside a code span: after an odd
+// number of backticks.
+func inCode(s string, i int) bool {
+	return strings.Count(s[:i], "`")%2 == 1
 }
 
 // clean trims blanks, emphasis leftovers and stops from a piece of text.
