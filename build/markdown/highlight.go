@@ -1,0 +1,309 @@
+package markdown
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/alecthomas/chroma/v2"
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/v2/styles"
+)
+
+// Chroma is called directly rather than through goldmark-highlighting:
+// that extension looks the lexer up for every block (lexers.Get falls back
+// to matching every lexer's filename globs, tens of microseconds for an
+// unknown name), formats through chroma's HTML formatter (fmt.Sprintf per
+// token, line spans we do not want) and has no notion of a per-body budget
+// or a fallback to plain text when a lexer fails. Here the lookup is
+// cached, tokens are written straight into the pooled output with classes
+// only, and a block that is too big, or a lexer that errs or panics, gives
+// the plain escaped block.
+
+// lexerCache maps a fenced block's language, as written, to its lexer (a
+// nil value: no lexer, shown plain). It holds at most maxLexerCache
+// names, so that bodies full of made-up language names cannot grow it
+// without bound; beyond that, lookups still work, uncached.
+var (
+	lexerCache    sync.Map
+	lexerCacheLen atomic.Int32
+)
+
+const maxLexerCache = 1024
+
+// lexerFor returns the lexer for a fenced block's language, or nil if
+// there is none or it is plain text.
+func lexerFor(lang string) chroma.Lexer {
+	if v, ok := lexerCache.Load(lang); ok {
+		l, _ := v.(chroma.Lexer)
+		return l
+	}
+	l := lookupLexer(lang)
+	if lexerCacheLen.Load() < maxLexerCache {
+		if _, loaded := lexerCache.LoadOrStore(lang, l); !loaded {
+			lexerCacheLen.Add(1)
+		}
+	}
+	return l
+}
+
+func lookupLexer(lang string) (l chroma.Lexer) {
+	defer func() {
+		if recover() != nil {
+			l = nil
+		}
+	}()
+	l = lexers.Get(lang)
+	if l == nil {
+		return nil
+	}
+	// Highlighting plain text would only wrap it in a span.
+	if name := strings.ToLower(l.Config().Name); name == "plaintext" || name == "text" {
+		return nil
+	}
+	return l
+}
+
+// Highlighted blocks are remembered by language and content: chroma costs
+// a few microseconds per byte (its lexers try each rule's regexp in turn at
+// every token), which makes highlighting most of a body's rendering time,
+// and the same blocks come back when serve rebuilds after an edit and
+// when skills of a catalog share boilerplate (install commands, config
+// snippets). The cache holds at most maxHighlightCache bytes of output;
+// when full it is emptied and starts again, which is simple and keeps the
+// bound strict.
+type hlKey struct {
+	lexer string
+	sum   [sha256.Size]byte
+}
+
+var hlCache struct {
+	sync.RWMutex
+	m    map[hlKey][]byte
+	size int
+}
+
+const maxHighlightCache = 16 << 20
+
+// highlightCacheOff turns the cache off, for benchmarks of a cold build.
+var highlightCacheOff bool
+
+func cachedHighlight(lexer chroma.Lexer, code []byte) []byte {
+	if highlightCacheOff {
+		buf := highlight(lexer, code)
+		if buf == nil {
+			return nil
+		}
+		out := bytes.Clone(buf.Bytes())
+		putScratch(buf)
+		return out
+	}
+	key := hlKey{lexer.Config().Name, sha256.Sum256(code)}
+	hlCache.RLock()
+	out, ok := hlCache.m[key]
+	hlCache.RUnlock()
+	if ok {
+		return out
+	}
+	buf := highlight(lexer, code)
+	if buf == nil {
+		return nil
+	}
+	out = bytes.Clone(buf.Bytes())
+	putScratch(buf)
+	hlCache.Lock()
+	if hlCache.m == nil || hlCache.size+len(out) > maxHighlightCache {
+		hlCache.m, hlCache.size = map[hlKey][]byte{}, 0
+	}
+	if len(out) <= maxHighlightCache {
+		hlCache.m[key] = out
+		hlCache.size += len(out)
+	}
+	hlCache.Unlock()
+	return out
+}
+
+// scratch pools the buffers tokens are written to before they are copied
+// into the output: a lexer can fail half way, and then the block is shown
+// plain instead.
+var scratch = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// highlight writes code tokenised by lexer as spans with chroma's short
+// class names ("k", "s2", ...) into a buffer and returns it (to be given
+// back with putScratch), or nil if the lexer failed or panicked.
+func highlight(lexer chroma.Lexer, code []byte) (out *bytes.Buffer) {
+	buf := scratch.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if recover() != nil {
+			putScratch(buf)
+			out = nil
+		}
+	}()
+	it, err := lexer.Tokenise(nil, string(code))
+	if err != nil {
+		putScratch(buf)
+		return nil
+	}
+	// Adjacent tokens with the same class are written as one span: lexers
+	// emit many small tokens (one per space or punctuation mark).
+	var cls string
+	var pending []byte
+	flush := func() {
+		if len(pending) == 0 {
+			return
+		}
+		if cls != "" {
+			buf.WriteString(`<span class="`)
+			buf.WriteString(cls)
+			buf.WriteString(`">`)
+		}
+		escapeTo(buf, pending)
+		if cls != "" {
+			buf.WriteString(`</span>`)
+		}
+		pending = pending[:0]
+	}
+	for t := it(); t != chroma.EOF; t = it() {
+		if t.Value == "" {
+			continue
+		}
+		c := tokenClass(t.Type)
+		switch t.Type {
+		case chroma.Error:
+			// Text the lexer could not follow: chroma's styles paint it
+			// on red, which for a stranger's odd but valid code only
+			// looks broken. Plain is kinder.
+			c = ""
+		case chroma.TextWhitespace:
+			// Neither theme gives white space a visible style; left
+			// unclassed it merges with its neighbours and saves a span
+			// per gap.
+			c = ""
+		}
+		if c != cls {
+			flush()
+			cls = c
+		}
+		pending = append(pending, t.Value...)
+	}
+	flush()
+	return buf
+}
+
+func putScratch(b *bytes.Buffer) {
+	if b.Cap() <= maxPooledBuf {
+		scratch.Put(b)
+	}
+}
+
+// tokenClass is the CSS class chroma's HTML formatter gives a token type:
+// the type's own short name, or its parent's.
+func tokenClass(t chroma.TokenType) string {
+	for t != 0 {
+		if c, ok := chroma.StandardTypes[t]; ok {
+			return c
+		}
+		t = t.Parent()
+	}
+	return ""
+}
+
+// escapeTo writes s with & < > " ' escaped.
+func escapeTo(buf *bytes.Buffer, s []byte) {
+	last := 0
+	for i, c := range s {
+		var esc string
+		switch c {
+		case '&':
+			esc = "&amp;"
+		case '<':
+			esc = "&lt;"
+		case '>':
+			esc = "&gt;"
+		case '"':
+			esc = "&#34;"
+		case '\'':
+			esc = "&#39;"
+		default:
+			continue
+		}
+		buf.Write(s[last:i])
+		buf.WriteString(esc)
+		last = i + 1
+	}
+	buf.Write(s[last:])
+}
+
+// Themes of [CSS].
+const (
+	lightStyle = "github"
+	darkStyle  = "github-dark"
+)
+
+var css = sync.OnceValue(func() []byte {
+	var b bytes.Buffer
+	b.WriteString("/* Code highlighting: chroma's " + lightStyle + " and " + darkStyle + " styles, made by build/markdown. */\n")
+	light, dark := themeRules(lightStyle), themeRules(darkStyle)
+	// Each theme applies only where the other does not, so that a token
+	// styled by one theme and not the other (bold in one, say) does not
+	// keep the first theme's look in the second.
+	writeScoped(&b, "@media (prefers-color-scheme: light)", ":root:not([data-theme=dark])", light)
+	writeScoped(&b, "", ":root[data-theme=light]", light)
+	writeScoped(&b, "@media (prefers-color-scheme: dark)", ":root:not([data-theme=light])", dark)
+	writeScoped(&b, "", ":root[data-theme=dark]", dark)
+	return b.Bytes()
+})
+
+// CSS returns the stylesheet for highlighted code: chroma's github style,
+// applied when the reader's system prefers a light scheme unless the page
+// says data-theme="dark" on its root element, and always with
+// data-theme="light"; and github-dark, applied under
+// @media (prefers-color-scheme: dark) for :root:not([data-theme=light]) and
+// always under :root[data-theme=dark]. Rules are scoped to the .chroma
+// class of highlighted <pre> elements. The result is the same on every call
+// and the caller may keep or change it.
+func CSS() []byte { return bytes.Clone(css()) }
+
+// rule is one CSS rule: a selector under .chroma and its declarations.
+type rule struct{ selector, decls string }
+
+// themeRules returns chroma's rules for a style, without those for line
+// numbers and highlighted lines, which Render never emits.
+func themeRules(name string) []rule {
+	var b bytes.Buffer
+	f := chromahtml.New(chromahtml.WithClasses(true), chromahtml.WithCSSComments(false))
+	if err := f.WriteCSS(&b, styles.Get(name)); err != nil {
+		return nil
+	}
+	var rules []rule
+	for line := range strings.Lines(b.String()) {
+		sel, decls, ok := strings.Cut(strings.TrimSpace(line), " { ")
+		if !ok || !strings.HasPrefix(sel, ".chroma") {
+			continue
+		}
+		switch strings.TrimPrefix(sel, ".chroma .") {
+		case "lnlinks", "lntd", "lntable", "hl", "lnt", "ln", "line":
+			continue
+		}
+		rules = append(rules, rule{sel, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(decls), "}"))})
+	}
+	return rules
+}
+
+func writeScoped(b *bytes.Buffer, media, scope string, rules []rule) {
+	indent := ""
+	if media != "" {
+		b.WriteString(media + " {\n")
+		indent = "  "
+	}
+	for _, r := range rules {
+		b.WriteString(indent + scope + " " + r.selector + " { " + r.decls + " }\n")
+	}
+	if media != "" {
+		b.WriteString("}\n")
+	}
+}

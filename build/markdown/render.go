@@ -1,0 +1,197 @@
+package markdown
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
+)
+
+// nodeRenderer renders the node kinds where safety is decided, over
+// goldmark's HTML renderer. Every attribute it writes is one it chose,
+// with a value it escaped.
+type nodeRenderer struct{}
+
+// RegisterFuncs implements renderer.NodeRenderer.
+func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindHeading, renderHeading)
+	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
+	reg.Register(ast.KindRawHTML, renderRawHTML)
+	reg.Register(kindLink, renderLink)
+	reg.Register(kindImage, renderImage)
+	reg.Register(kindLiteral, renderLiteral)
+	reg.Register(kindCode, renderCode)
+	// The transform replaces these; should one remain, it shows as its
+	// text (or, for code, plain), never with a URL nobody checked.
+	reg.Register(ast.KindLink, renderNothing)
+	reg.Register(ast.KindImage, renderNothing)
+	reg.Register(ast.KindAutoLink, renderAutoLinkText)
+	reg.Register(ast.KindFencedCodeBlock, renderFencedPlain)
+}
+
+const relExternal = ` rel="nofollow noopener noreferrer"`
+
+func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Heading)
+	level := strconv.Itoa(min(max(n.Level, 1), 6))
+	if entering {
+		_, _ = w.WriteString("<h" + level)
+		if id, ok := n.AttributeString("id"); ok {
+			if id, ok := id.([]byte); ok {
+				_, _ = w.WriteString(` id="`)
+				_, _ = w.Write(util.EscapeHTML(id))
+				_ = w.WriteByte('"')
+			}
+		}
+		_ = w.WriteByte('>')
+	} else {
+		_, _ = w.WriteString("</h" + level + ">\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+// renderHTMLBlock shows a raw HTML block as a paragraph of its source
+// text, escaped; an HTML comment is left out, since its author meant it to
+// be invisible.
+func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.HTMLBlock)
+	if !entering || n.HTMLBlockType == ast.HTMLBlockType2 {
+		return ast.WalkSkipChildren, nil
+	}
+	var raw []byte
+	lines := n.Lines()
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		raw = append(raw, seg.Value(source)...)
+	}
+	if n.HasClosure() {
+		raw = append(raw, n.ClosureLine.Value(source)...)
+	}
+	raw = bytes.TrimRight(raw, " \t\n")
+	if len(raw) == 0 {
+		return ast.WalkSkipChildren, nil
+	}
+	_, _ = w.WriteString("<p>")
+	html.DefaultWriter.RawWrite(w, raw)
+	_, _ = w.WriteString("</p>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+// renderRawHTML shows an inline tag as its escaped text; an inline comment
+// is left out.
+func renderRawHTML(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	n := node.(*ast.RawHTML)
+	segs := n.Segments
+	if segs.Len() > 0 {
+		if first := segs.At(0); bytes.HasPrefix(first.Value(source), []byte("<!--")) {
+			return ast.WalkSkipChildren, nil
+		}
+	}
+	for i := range segs.Len() {
+		seg := segs.At(i)
+		html.DefaultWriter.RawWrite(w, seg.Value(source))
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func renderLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*linkNode)
+	if !entering {
+		_, _ = w.WriteString("</a>")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString(`<a href="`)
+	_, _ = w.Write(util.EscapeHTML(n.href))
+	_ = w.WriteByte('"')
+	writeTitle(w, n.title)
+	if n.external {
+		_, _ = w.WriteString(relExternal)
+	}
+	if n.class != "" {
+		_, _ = w.WriteString(` class="` + n.class + `"`)
+	}
+	_ = w.WriteByte('>')
+	return ast.WalkContinue, nil
+}
+
+func renderImage(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	n := node.(*imageNode)
+	_, _ = w.WriteString(`<img src="`)
+	_, _ = w.Write(util.EscapeHTML(n.src))
+	_, _ = w.WriteString(`" alt="`)
+	_, _ = w.Write(util.EscapeHTML(n.alt))
+	_ = w.WriteByte('"')
+	writeTitle(w, n.title)
+	_, _ = w.WriteString(` loading="lazy">`)
+	return ast.WalkSkipChildren, nil
+}
+
+// writeTitle writes a Markdown link title as goldmark does (escapes and
+// entities resolved, then escaped).
+func writeTitle(w util.BufWriter, title []byte) {
+	if title == nil {
+		return
+	}
+	_, _ = w.WriteString(` title="`)
+	html.DefaultWriter.Write(w, title)
+	_ = w.WriteByte('"')
+}
+
+func renderLiteral(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		html.DefaultWriter.RawWrite(w, node.(*literalNode).value)
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func renderCode(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkSkipChildren, nil
+	}
+	n := node.(*codeNode)
+	if n.lexer != nil {
+		if out := cachedHighlight(n.lexer, n.code); out != nil {
+			_, _ = w.WriteString(`<pre class="chroma"><code class="language-` + n.lang + `">`)
+			_, _ = w.Write(out)
+			_, _ = w.WriteString("</code></pre>\n")
+			return ast.WalkSkipChildren, nil
+		}
+	}
+	if n.lang != "" {
+		_, _ = w.WriteString(`<pre><code class="language-` + n.lang + `">`)
+	} else {
+		_, _ = w.WriteString("<pre><code>")
+	}
+	html.DefaultWriter.RawWrite(w, n.code)
+	_, _ = w.WriteString("</code></pre>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+func renderNothing(util.BufWriter, []byte, ast.Node, bool) (ast.WalkStatus, error) {
+	return ast.WalkContinue, nil
+}
+
+func renderAutoLinkText(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		html.DefaultWriter.RawWrite(w, node.(*ast.AutoLink).Label(source))
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func renderFencedPlain(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		_, _ = w.WriteString("<pre><code>")
+		html.DefaultWriter.RawWrite(w, node.Lines().Value(source))
+		_, _ = w.WriteString("</code></pre>\n")
+	}
+	return ast.WalkSkipChildren, nil
+}
