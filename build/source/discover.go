@@ -463,8 +463,28 @@ const maxWorkspaceFile = 1 << 20
 // workspace reads the SkillBag files of the workspace at rel.
 func (w *walker) workspace(rel, dirPath string) *Workspace {
 	ws := &Workspace{Path: w.display(rel)}
-	read := func(name string) []byte {
+	// inside resolves the workspace file name and reports whether it stays
+	// in the workspace folder: a symbolic link that points out of it (at a
+	// secret, say) is never read, since what is read here is quoted in
+	// diagnostics and published in the report.
+	inside := func(name string) (string, bool) {
 		p := filepath.Join(dirPath, filepath.FromSlash(name))
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return "", false
+		}
+		if real != dirPath && !strings.HasPrefix(real, dirPath+string(filepath.Separator)) {
+			w.diag(w.display(path.Join(rel, name)), diag.Warning, "symlink-outside-skill",
+				"symbolic link points outside the workspace folder and was not followed; nothing it points to is read (copy the file into the workspace instead)")
+			return "", false
+		}
+		return real, true
+	}
+	read := func(name string) []byte {
+		p, ok := inside(name)
+		if !ok {
+			return nil
+		}
 		st, err := os.Stat(p)
 		if err != nil || !st.Mode().IsRegular() {
 			return nil
@@ -485,7 +505,9 @@ func (w *walker) workspace(rel, dirPath string) *Workspace {
 	ws.Context = read("CONTEXT.md")
 	ws.ContextPath = filepath.Join(ws.Path, "CONTEXT.md")
 	ws.AgentsMD = read("AGENTS.md")
-	if entries, err := os.ReadDir(filepath.Join(dirPath, ".skills")); err == nil {
+	// .skills is listed only when it is there and stays in the workspace.
+	dir, ok := inside(".skills")
+	if entries, err := os.ReadDir(dir); ok && err == nil {
 		for _, e := range entries {
 			if e.IsDir() {
 				ws.SkillDirs = append(ws.SkillDirs, e.Name())

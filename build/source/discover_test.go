@@ -254,3 +254,72 @@ meta:
 		t.Errorf("workspaces = %+v, want one at content/ws", res.Workspaces)
 	}
 }
+
+// TestWorkspaceSymlinksOutside checks that the SkillBag files of a
+// workspace (SKILLS.md, CONTEXT.md, AGENTS.md, .skills/) are never read
+// through a symbolic link that points out of the workspace: what is read
+// there is quoted in diagnostics, which the site's report publishes.
+func TestWorkspaceSymlinksOutside(t *testing.T) {
+	const secret = "secret-token-a1b2: leaked\nsecret-token-a1b2: leaked\n"
+	dir := t.TempDir()
+	outside := filepath.Join(dir, "outside")
+	ws := filepath.Join(dir, "src", "ws")
+	for _, d := range []string{filepath.Join(outside, "skills-dir", "secret-folder"), filepath.Join(ws, ".skills", "member"), filepath.Join(dir, "src", "ws2")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write := func(p, content string) {
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link := func(target, p string) {
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(outside, "secret.txt"), secret)
+	write(filepath.Join(ws, "SKILLBAG.md"), "# ws\n")
+	write(filepath.Join(ws, ".skills", "member", "SKILL.md"), "---\nname: member\ndescription: x\n---\n")
+	link(filepath.Join(outside, "secret.txt"), filepath.Join(ws, ".skills", "SKILLS.md"))
+	link("../../outside/secret.txt", filepath.Join(ws, "CONTEXT.md"))
+	link(filepath.Join(outside, "secret.txt"), filepath.Join(ws, "AGENTS.md"))
+	// A second workspace whose .skills folder links out, and one whose
+	// files link to a file inside it, which is fine.
+	ws2 := filepath.Join(dir, "src", "ws2")
+	write(filepath.Join(ws2, "SKILLBAG.md"), "# ws2\n")
+	link(filepath.Join(outside, "skills-dir"), filepath.Join(ws2, ".skills"))
+	write(filepath.Join(ws2, "agents.txt"), "SKILLBAG agents\n")
+	link("agents.txt", filepath.Join(ws2, "AGENTS.md"))
+
+	res, err := Discover(context.Background(), []string{filepath.Join(dir, "src")}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Workspaces) != 2 {
+		t.Fatalf("workspaces: %+v", res.Workspaces)
+	}
+	w1, w2 := res.Workspaces[0], res.Workspaces[1]
+	if w1.Catalog != nil || w1.Context != nil || w1.AgentsMD != nil {
+		t.Errorf("read through links out of the workspace: catalog %q, context %q, agents %q", w1.Catalog, w1.Context, w1.AgentsMD)
+	}
+	if len(w2.SkillDirs) != 0 {
+		t.Errorf("listed the folders of a .skills that links out: %v", w2.SkillDirs)
+	}
+	if string(w2.AgentsMD) != "SKILLBAG agents\n" {
+		t.Errorf("AGENTS.md linked to a file inside the workspace: %q", w2.AgentsMD)
+	}
+	n := 0
+	for _, d := range res.Diagnostics {
+		if strings.Contains(d.Message, "secret-token") {
+			t.Errorf("diagnostic quotes the secret: %+v", d)
+		}
+		if d.Code == "symlink-outside-skill" {
+			n++
+		}
+	}
+	if n < 4 {
+		t.Errorf("want a symlink-outside-skill warning per link out, got %d: %+v", n, res.Diagnostics)
+	}
+}
