@@ -475,3 +475,58 @@ func TestRepackMatchesSite(t *testing.T) {
 		t.Error("the site's archive differs from pack.Skill's")
 	}
 }
+
+// TestHostileFilesPublishedAsText: files a browser would render as active
+// documents on the site's origin, or that would take the place of the
+// page's own files, are published only as text.
+func TestHostileFilesPublishedAsText(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), `-- evil/SKILL.md --
+---
+name: evil
+description: A skill whose files try to run script on the catalog's origin.
+---
+Open evil.html.
+-- evil/evil.html --
+<script>fetch("/steal?c="+document.cookie)</script>
+-- evil/x.svg --
+<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>
+-- evil/deep/PAGE.HTM --
+<script>alert(2)</script>
+-- evil/feed.xml --
+<?xml-stylesheet href="x.xsl"?><x/>
+-- evil/evil.skill --
+not the archive
+-- evil/index.html.md --
+not the twin
+`)
+	site, _ := buildSite(t, filepath.Join(t.TempDir(), "public"), src)
+	for _, p := range []string{"evil.html", "x.svg", "deep/PAGE.HTM", "feed.xml"} {
+		if exists(site, "skills/evil/"+p) {
+			t.Errorf("skills/evil/%s is published under its own name", p)
+		}
+		want, _ := os.ReadFile(filepath.Join(src, "evil", filepath.FromSlash(p)))
+		if got := read(t, site, "skills/evil/"+p+".txt"); !bytes.Equal(got, want) {
+			t.Errorf("skills/evil/%s.txt is not the file as text", p)
+		}
+	}
+	if got := string(read(t, site, "skills/evil/evil.skill.txt")); got != "not the archive\n" {
+		t.Errorf("evil.skill.txt = %q", got)
+	}
+	if b := read(t, site, siteinfo.SkillArchive("evil")); !bytes.HasPrefix(b, []byte("PK")) {
+		t.Error("the skill's own evil.skill took the archive's place")
+	}
+	if md := string(read(t, site, siteinfo.SkillMarkdown("evil"))); !strings.HasPrefix(md, "---\nname: evil\n") {
+		t.Errorf("the skill's own index.html.md took the twin's place:\n%s", md)
+	}
+	// Nothing under the skill's folder is an active document but the page
+	// the pages writer renders.
+	filepath.WalkDir(filepath.Join(site, "skills", "evil"), func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(site, p)
+		rel = filepath.ToSlash(rel)
+		ext := strings.ToLower(filepath.Ext(p))
+		if err == nil && !d.IsDir() && rel != "skills/evil/index.html" && (strings.Contains(ext, "htm") || ext == ".svg" || ext == ".xml") {
+			t.Errorf("%s is served as an active document", rel)
+		}
+		return err
+	})
+}

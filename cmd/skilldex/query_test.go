@@ -119,3 +119,41 @@ Never build on Fridays.
 		}
 	}
 }
+
+// TestQuerySite: query --site answers from a built site exactly as query
+// answers from the sources, with and without filters.
+func TestQuerySite(t *testing.T) {
+	dir := examples(t)
+	site := filepath.Join(t.TempDir(), "public")
+	if code, _, errs := runCLI(t, "build", dir, "-o", site); code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, errs)
+	}
+	for _, q := range []string{
+		"agent-browser:commands.click",
+		"agent-browser:state.entities.refs.created_by",
+		"stripe-best-practices:decisions?when=*Charges*",
+		"mermaid-diagrams:reference.sequence.parallel",
+		"stripe-best-practices:sources.stripe:migration/charges",
+		"agent-browser:commands.nope",
+		"agent-browser:commands?syntax=*",
+	} {
+		wantCode, want, _ := runCLI(t, "query", dir, q)
+		code, got, errs := runCLI(t, "query", "--site", site, q)
+		if code != wantCode || got != want {
+			t.Errorf("query --site %s: exit %d (want %d), stderr %s\ngot\n%s\nwant\n%s", q, code, wantCode, errs, got, want)
+		}
+	}
+	// The message says where to look on a site; the answer is the same.
+	if code, got, _ := runCLI(t, "query", "--site", site, "nobody:commands"); code != 1 || !strings.Contains(got, `"code": "SKILL_NOT_FOUND"`) {
+		t.Errorf("query --site for a missing skill: exit %d\n%s", code, got)
+	}
+	for _, bad := range [][]string{
+		{"query", "--site", filepath.Join(site, "missing"), "a:b"},
+		{"query", "--site", dir, "a:b"}, // not a site
+		{"query", "--site", site, dir, "a:b"},
+	} {
+		if code, _, errs := runCLI(t, bad...); code != 2 || errs == "" {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", bad, code, errs)
+		}
+	}
+}
