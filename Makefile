@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test vet fuzz bench bench-100k demo clean
+.PHONY: all build test vet fuzz fuzz-short bench bench-100k demo clean
 
 all: build
 
@@ -24,6 +24,10 @@ fuzz:
 	  pkg=$$(grep -rl "func $$t(" --include='*_test.go' . | xargs -n1 dirname | head -1); \
 	  echo "== $$t ($$pkg)"; $(GO) test -run XXX -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
+
+# Short fuzzing for CI: every target for about 10 s each.
+fuzz-short:
+	$(MAKE) fuzz FUZZTIME=10s
 
 # Full builds of generated catalogs (1,000 and 10,000 skills) side by side
 # with Hugo + Pagefind (internal/sitebench; installs pinned releases of
