@@ -40,6 +40,7 @@ type entry struct {
 	tags        []string
 
 	hasSkillMD bool // a SKILL.md is published (and so an archive)
+	docArchive bool // a UASP document alone, packaged with a SKILL.md made from it
 	multiFile  bool // more files than SKILL.md: discovery points to a ZIP
 	usk        bool // a USK v3 skill: it gets a USK schema
 
@@ -89,6 +90,7 @@ func newEntry(s *catalog.Skill, site *siteinfo.Info) *entry {
 		}
 	}
 	e.multiFile = e.hasSkillMD && len(s.Files) > 1
+	e.docArchive = !e.hasSkillMD && s.Doc != nil && s.UASPSource != nil && s.UASPFile != ""
 	e.urls = urls{
 		Page:     site.URL(siteinfo.SkillPage(e.name)),
 		JSON:     site.URL(siteinfo.APISkill(e.name)),
@@ -97,6 +99,8 @@ func newEntry(s *catalog.Skill, site *siteinfo.Info) *entry {
 	}
 	if e.hasSkillMD {
 		e.urls.SkillMD = site.URL(siteinfo.SkillFile(e.name, "SKILL.md"))
+	}
+	if e.hasSkillMD || e.docArchive {
 		e.urls.Archive = site.URL(siteinfo.SkillArchive(e.name))
 	}
 	if e.usk {

@@ -188,8 +188,8 @@ func TestAPIIntegration(t *testing.T) {
 		if pdf.URLs["archive"] != "https://example.org/skills/skills/pdf-tools/pdf-tools.skill" || pdf.Format != "skill-md" || !slices.Equal(pdf.Tags, []string{"pdf", "documents"}) {
 			t.Errorf("pdf-tools entry: %+v", pdf)
 		}
-		if idx.Skills[0].URLs["archive"] != "" || idx.Skills[0].Format != "uasp" {
-			t.Errorf("a UASP document alone has no archive: %+v", idx.Skills[0])
+		if idx.Skills[0].URLs["skill_md"] != "" || idx.Skills[0].Format != "uasp" {
+			t.Errorf("a UASP document alone has no SKILL.md: %+v", idx.Skills[0])
 		}
 	})
 
@@ -268,8 +268,17 @@ func TestAPIIntegration(t *testing.T) {
 		if !slices.Equal(names, want) {
 			t.Errorf("archive entries %q, want %q", names, want)
 		}
-		if exists(site, "skills/payments/payments.skill") {
-			t.Error("a UASP document alone got a .skill archive")
+		// A UASP document alone is packaged with a SKILL.md made from it,
+		// and reads back as a skill with the same, given, document.
+		archive := filepath.Join(t.TempDir(), "payments.skill")
+		os.WriteFile(archive, read(t, site, "skills/payments/payments.skill"), 0o644)
+		c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{archive}})
+		if err != nil || len(c.Skills) != 1 {
+			t.Fatalf("load payments.skill: %v", err)
+		}
+		got, orig := c.Skills[0], res.Catalog.Lookup("payments")
+		if got.Name != "payments" || got.Doc.Derived || got.Doc.Version != orig.Doc.Version || got.Status != "approved" && got.Status != "caution" {
+			t.Errorf("payments.skill reads back as %s (derived %v, version %s, %s), want version %s", got.Name, got.Doc.Derived, got.Doc.Version, got.Status, orig.Doc.Version)
 		}
 	})
 

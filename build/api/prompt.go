@@ -1,6 +1,11 @@
 // Package api writes the files agents read from a skilldex site: the static
-// UASP query API, discovery indexes, llms.txt, the SkillBag SKILLS.md of
-// the whole catalog, and the <available_skills> prompt block.
+// UASP query API (api/v1), the discovery indexes (Agent Skills v0.2.0 and
+// v0.1 under .well-known, the USK mirror under v1/agent), llms.txt and
+// llms-full.txt, the SkillBag SKILLS.md of the whole catalog, the
+// <available_skills> prompt block, and for each skill its Markdown twin,
+// its files (active documents only as text, see siteinfo.PublishedFile)
+// and its .skill archive. It also answers queries from a built site
+// (QuerySite), as `skilldex query --site` does.
 package api
 
 import (

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 
 	"go.yaml.in/yaml/v3"
 
@@ -52,6 +53,15 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info) error {
 			return err
 		}
 	}
+	if e.docArchive {
+		var buf bytes.Buffer
+		if err := pack.WriteFiles(&buf, e.name, documentPackage(e)); err != nil {
+			return err
+		}
+		if err := g.WriteRaw(siteinfo.SkillArchive(e.name), buf.Bytes()); err != nil {
+			return err
+		}
+	}
 	if s.Doc != nil {
 		if err := writeDocument(g, e); err != nil {
 			return err
@@ -67,6 +77,25 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info) error {
 		}
 	}
 	return nil
+}
+
+// documentPackage is the .skill of a UASP document alone: the document as
+// written, and a SKILL.md made of its name, description and Markdown
+// (uasp.ToMarkdown), so that the archive installs and reads back like any
+// skill, its document used as given.
+func documentPackage(e *entry) []pack.File {
+	var b bytes.Buffer
+	b.WriteString("---\n")
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	_ = enc.Encode(struct {
+		Name        string `yaml:"name"`
+		Description string `yaml:"description"`
+	}{e.name, e.description}) // two strings: cannot fail
+	_ = enc.Close()
+	b.WriteString("---\n\n")
+	b.Write(uasp.ToMarkdown(e.s.Doc))
+	return []pack.File{{Path: "SKILL.md", Data: b.Bytes()}, {Path: path.Base(e.s.UASPFile), Data: e.s.UASPSource}}
 }
 
 // writeFiles publishes every file of the skill where

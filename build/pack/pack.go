@@ -27,36 +27,63 @@ import (
 // Epoch is the modification time of every entry.
 var Epoch = time.Date(1980, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// File is one file of an archive: its slash-separated path and content.
+type File struct {
+	Path string
+	Data []byte
+}
+
 // Write writes the files paths of fsys to w as a ZIP archive, each under
 // root+"/" (root "" puts them at the top). Paths are slash-separated and
 // relative to fsys; duplicates are written once.
 func Write(w io.Writer, fsys fs.FS, root string, paths []string) error {
-	if root != "" && (!fs.ValidPath(root) || strings.Contains(root, "/")) {
-		return fmt.Errorf("pack: root folder %q must be a single folder name", root)
-	}
 	paths = slices.Clone(paths)
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
-	zw := zip.NewWriter(w)
+	files := make([]File, 0, len(paths))
 	for _, p := range paths {
-		if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
+		if !validPath(p) {
 			return fmt.Errorf("pack: %q is not a relative slash-separated path; it cannot be stored", p)
 		}
 		data, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return fmt.Errorf("pack: %w", err)
 		}
-		name := p
+		files = append(files, File{p, data})
+	}
+	return WriteFiles(w, root, files)
+}
+
+func validPath(p string) bool { return fs.ValidPath(p) && p != "." && !strings.Contains(p, "\\") }
+
+// WriteFiles writes files to w as a ZIP archive, sorted by path, each under
+// root+"/" (root "" puts them at the top). Two files with one path are an
+// error.
+func WriteFiles(w io.Writer, root string, files []File) error {
+	if root != "" && (!fs.ValidPath(root) || strings.Contains(root, "/")) {
+		return fmt.Errorf("pack: root folder %q must be a single folder name", root)
+	}
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	zw := zip.NewWriter(w)
+	for i, f := range files {
+		if !validPath(f.Path) {
+			return fmt.Errorf("pack: %q is not a relative slash-separated path; it cannot be stored", f.Path)
+		}
+		if i > 0 && files[i-1].Path == f.Path {
+			return fmt.Errorf("pack: %s is given twice", f.Path)
+		}
+		name := f.Path
 		if root != "" {
-			name = root + "/" + p
+			name = root + "/" + f.Path
 		}
 		h := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: Epoch}
-		h.SetMode(modeOf(data))
+		h.SetMode(modeOf(f.Data))
 		fw, err := zw.CreateHeader(h)
 		if err != nil {
-			return fmt.Errorf("pack: %s: %w", p, err)
+			return fmt.Errorf("pack: %s: %w", f.Path, err)
 		}
-		if _, err := fw.Write(data); err != nil {
+		if _, err := fw.Write(f.Data); err != nil {
 			return err
 		}
 	}
