@@ -164,3 +164,10 @@ a: 1
 		t.Errorf("the archive's folder is %q, want the skill's name", ps.DirName)
 	}
 }
+
+func TestWriteFilesDuplicate(t *testing.T) {
+	files := []pack.File{{Path: "b.md", Data: []byte("b")}, {Path: "a.md"}, {Path: "b.md"}}
+	if err := pack.WriteFiles(io.Discard, "x", files); err == nil {
+		t.Error("WriteFiles took the same path twice")
+	}
+}
