@@ -67,8 +67,15 @@ type Options struct {
 	// passed. When ok is false (or ResolveLink is nil) the destination
 	// stays as written. A resolved URL is trusted to be on the page's
 	// origin, so a resolved image is shown with <img>; it is still dropped
-	// if its scheme is unsafe.
+	// if its scheme is unsafe. A url of "" with ok true removes the link
+	// and keeps its text: for a link to a file that is not published.
 	ResolveLink func(dest string) (url string, ok bool)
+	// IDPrefix is put before every heading id, for a second document on
+	// the same page whose ids must not collide with the first's.
+	IDPrefix string
+	// HeadingShift moves every heading that many levels down (at most to
+	// h6): a body's "# Title" sits under the page's own <h1>.
+	HeadingShift int
 }
 
 // Heading is one heading of the body, for a table of contents.

@@ -19,6 +19,8 @@ func resolve(dest string) (string, bool) {
 		return "/site/skills/demo/" + strings.TrimPrefix(dest, "./"), true
 	case dest == "evil.md":
 		return "javascript:alert(1)", true
+	case dest == "missing.md":
+		return "", true
 	}
 	return "", false
 }
@@ -109,6 +111,7 @@ func TestRender(t *testing.T) {
 		{"unresolved relative", "[other](../other/SKILL.md)\n", []string{`<a href="../other/SKILL.md">other</a>`}, []string{"rel="}},
 		{"relative with space", "[x](<my file.md>)\n", []string{`<a href="my%20file.md">x</a>`}, nil},
 		{"resolver returns javascript", "[x](evil.md)\n", []string{"<p>x</p>"}, []string{"href"}},
+		{"resolver removes the link", "[the *text* stays](missing.md)\n", []string{"<p>the <em>text</em> stays</p>"}, []string{"href"}},
 		{"link title escaped", "[x](https://e.com \"a\\\"><script>\")\n", []string{`title="a&quot;&gt;&lt;script&gt;"`}, []string{"<script"}},
 
 		// Images.
@@ -216,6 +219,24 @@ func TestHeadings(t *testing.T) {
 	}
 	for _, h := range want {
 		tag := fmt.Sprintf(`<h%d id="%s">`, h.Level, h.ID)
+		if !bytes.Contains(res.HTML, []byte(tag)) {
+			t.Errorf("missing %s in\n%s", tag, res.HTML)
+		}
+	}
+}
+
+// TestHeadingOptions: a prefixed, shifted document keeps its ids apart
+// from the page's other documents and its headings under the page's h1.
+func TestHeadingOptions(t *testing.T) {
+	res, err := Render([]byte("# Title\n\n## Usage\n\n###### Deep\n"), Options{IDPrefix: "uasp-", HeadingShift: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Heading{{2, "uasp-title", "Title"}, {3, "uasp-usage", "Usage"}, {6, "uasp-deep", "Deep"}}
+	if !reflect.DeepEqual(res.Headings, want) {
+		t.Errorf("headings:\n got %+v\nwant %+v", res.Headings, want)
+	}
+	for _, tag := range []string{`<h2 id="uasp-title">`, `<h3 id="uasp-usage">`, `<h6 id="uasp-deep">`} {
 		if !bytes.Contains(res.HTML, []byte(tag)) {
 			t.Errorf("missing %s in\n%s", tag, res.HTML)
 		}

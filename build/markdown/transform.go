@@ -116,7 +116,8 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 		ids := idSet{used: make(map[string]bool, len(headings)), next: map[string]int{}}
 		for _, h := range headings {
 			text := collapse(plainText(h, src, true))
-			id := ids.unique(slug(text))
+			id := opt.IDPrefix + ids.unique(slug(text))
+			h.Level = min(max(h.Level+opt.HeadingShift, 1), 6)
 			h.SetAttributeString("id", []byte(id))
 			out = append(out, Heading{Level: h.Level, ID: id, Text: text})
 		}
@@ -230,6 +231,9 @@ func destination(dest []byte, opt Options) (href []byte, kind urlKind, resolved 
 	url, ok := opt.ResolveLink(string(written))
 	if !ok {
 		return href, kind, false
+	}
+	if url == "" {
+		return nil, urlUnsafe, false // the page asks for the link to go
 	}
 	href = util.URLEscape([]byte(url), false)
 	if kind = classify(string(href)); kind == urlUnsafe {
