@@ -443,7 +443,9 @@ func (w *mdWriter) workflows(root *yamltree.Map) {
 	for name, v := range wfs.All() {
 		m, _ := v.(*yamltree.Map)
 		w.heading(3, inlineText(title(name)))
-		if desc, ok := m.Get("description"); ok {
+		// A derived workflow is often described by the heading it came
+		// from, which the title above already says.
+		if desc, ok := m.Get("description"); ok && !strings.EqualFold(strings.TrimSpace(asText(desc)), title(name)) {
 			w.line(inlineText(asText(desc)))
 			w.blank()
 		}
@@ -456,7 +458,7 @@ func (w *mdWriter) workflows(root *yamltree.Map) {
 			for i, st := range steps {
 				sm, _ := st.(*yamltree.Map)
 				cmd, _ := sm.Get("cmd")
-				s := fmt.Sprintf("%d. %s", i+1, code(asText(cmd)))
+				s := fmt.Sprintf("%d. %s", i+1, stepText(asText(cmd)))
 				if note, ok := sm.Get("note"); ok {
 					s += " — " + inlineText(asText(note))
 				}
@@ -471,6 +473,16 @@ func (w *mdWriter) workflows(root *yamltree.Map) {
 			w.block("bash", ex)
 		}
 	}
+}
+
+// stepText writes a workflow step: a command as code, but a step that is
+// prose with code spans of its own (as steps derived from a numbered list
+// in SKILL.md are) as the Markdown it is.
+func stepText(cmd string) string {
+	if strings.Contains(cmd, "`") {
+		return inlineText(cmd)
+	}
+	return code(cmd)
 }
 
 func (w *mdWriter) reference(root *yamltree.Map) {

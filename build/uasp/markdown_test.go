@@ -58,3 +58,22 @@ func TestToMarkdownEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkflowSteps: a command step is code; a prose step with code spans
+// (derived from a numbered list) stays prose; a description that repeats
+// the workflow's title is not written twice.
+func TestWorkflowSteps(t *testing.T) {
+	d := NewDocument("x", decodeMap(t, []byte("meta: {name: x, version: v, type: knowledge}\n"+
+		"workflows:\n  steps:\n    description: Steps\n    steps:\n"+
+		"      - {cmd: \"git fetch --tags\"}\n"+
+		"      - {cmd: \"Find the previous tag with `git describe --tags`\"}\n")))
+	md := string(SectionsMarkdown(d, 1))
+	for _, want := range []string{"#### Steps\n", "1. `git fetch --tags`", "2. Find the previous tag with `git describe --tags`"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("missing %q in\n%s", want, md)
+		}
+	}
+	if strings.Count(md, "Steps") != 1 {
+		t.Errorf("the title is repeated as the description:\n%s", md)
+	}
+}
