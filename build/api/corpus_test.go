@@ -7,12 +7,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/internal/sitecheck"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
-// TestCorpusAPI is the acceptance test of the agent API: it builds the
-// shared corpus (412 real skills) and checks that every path each
+// TestCorpusAPI is the acceptance test of the site on real input: it
+// builds the shared corpus (412 real skills) once. The pages must have no
+// broken internal link, no invalid HTML and no page missing from the
+// sitemap (internal/sitecheck), and every skill that is not rejected is
+// published with its page. For the agent API, it checks that every path each
 // paths.json lists has its file, that each file is what the query engine
 // answers (what `skilldex query` prints), that documents read back from
 // the site answer the same, that the Agent Skills digests match the bytes
@@ -28,6 +33,23 @@ func TestCorpusAPI(t *testing.T) {
 	start := time.Now()
 	site, res := buildSite(t, filepath.Join(t.TempDir(), "public"), corpus)
 	t.Logf("built %d skills into %d files in %v", len(res.Catalog.Skills), res.Files, time.Since(start).Round(time.Millisecond))
+
+	problems, err := sitecheck.Check(site, sitecheck.Options{BasePath: "/skills/", Origin: "https://example.org"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range problems {
+		if i == 50 {
+			t.Errorf("... and %d more problems", len(problems)-i)
+			break
+		}
+		t.Error(p)
+	}
+	for _, s := range res.Catalog.All {
+		if s.Status != lint.Rejected && s.ShadowedBy == nil && !exists(site, siteinfo.FileOf(siteinfo.SkillPage(s.Name))) {
+			t.Errorf("%s (%s) is not rejected but has no page", s.Name, s.Path)
+		}
+	}
 
 	answers := checkAnswers(t, site, res.Catalog)
 	digests := checkDigests(t, site)

@@ -53,6 +53,7 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	if err != nil {
 		return err
 	}
+	r.folders = newSkillFolders(c)
 	if err := r.writeAssets(out); err != nil {
 		return err
 	}
@@ -81,6 +82,8 @@ type renderer struct {
 	// key digests the templates, assets and settings: a skill page whose
 	// skill and key are unchanged needs no rendering in incremental builds.
 	key string
+	// folders finds skills by source folder, for links between skills.
+	folders skillFolders
 }
 
 // siteView is what base.html knows of the site.

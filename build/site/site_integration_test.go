@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,6 +33,8 @@ metadata:
 # PDF tools
 
 Read [the reference](references/forms.md#fields) first, and run [the script](scripts/extract.py).
+See [the forms skill](forms/SKILL.md), [its script](forms/fill.py), [a sibling's file](../csv-stats/main.py)
+and [a file that is not there](references/missing.md).
 
 ## Usage
 
@@ -44,6 +47,14 @@ Read [the reference](references/forms.md#fields) first, and run [the script](scr
 ## Usage
 
 Never edit the original PDF.
+-- skills/pdf-tools/forms/SKILL.md --
+---
+name: pdf-forms
+description: Fill PDF forms.
+---
+Nested inside pdf-tools.
+-- skills/pdf-tools/forms/fill.py --
+print("fill")
 -- skills/pdf-tools/references/forms.md --
 # Fields
 -- skills/pdf-tools/scripts/extract.py --
@@ -196,6 +207,9 @@ func TestSkillPageContent(t *testing.T) {
 		`rel="alternate" type="text/markdown"`,
 		`<link rel="canonical" href="https://acme.github.io/skills/skills/pdf-tools/">`,
 		`pdf-tools.skill`,
+		`href="/skills/skills/pdf-forms/">the forms skill</a>`,
+		`href="/skills/skills/pdf-forms/fill.py">its script</a>`,
+		`href="/skills/skills/csv-stats/main.py">a sibling's file</a>`,
 		`Structured docs (UASP)`,
 		`Derived from SKILL.md`,
 	} {
@@ -213,6 +227,9 @@ func TestSkillPageContent(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("pdf-tools page does not show %q as text", want)
 		}
+	}
+	if !strings.Contains(text, "a file that is not there") || regexp.MustCompile(`href="[^"]*missing\.md`).MatchString(pdf) {
+		t.Error("a link to a missing file should keep its text and lose its href")
 	}
 	if strings.Contains(pdf, "javascript:") || strings.Contains(pdf, `src="https://evil.example`) {
 		t.Error("pdf-tools page keeps a javascript: link or loads a remote image")

@@ -12,10 +12,12 @@ import (
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/markdown"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/skill"
+	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/build/uasp"
 	"github.com/skilldex/skilldex/build/yamltree"
 )
@@ -79,7 +81,7 @@ func (r *renderer) writeSkillPages(ctx context.Context, c *catalog.Catalog, out 
 		s := c.Skills[i]
 		key := ""
 		if s.Key != "" {
-			sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key))
+			sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key + "\x00" + r.linkEnv(s)))
 			key = hex.EncodeToString(sum[:])
 		}
 		g, reused, err := out.Group("page:"+s.Name, key)
@@ -150,9 +152,9 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 			Size: byteSize(f.Size),
 		})
 	}
-	resolve := linkResolver(site, s.Name, files)
+	resolve := r.linkResolver(s, files)
 	if len(s.Body) > 0 {
-		res, err := markdown.Render(s.Body, markdown.Options{ResolveLink: resolve})
+		res, err := markdown.Render(s.Body, markdown.Options{ResolveLink: resolve, HeadingShift: 1})
 		if err != nil {
 			return nil, fmt.Errorf("%s: rendering the body: %w", s.File(), err)
 		}
@@ -164,7 +166,7 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		}
 	}
 	if d := s.Doc; d != nil {
-		res, err := markdown.Render(uasp.SectionsMarkdown(d, 1), markdown.Options{ResolveLink: resolve})
+		res, err := markdown.Render(uasp.SectionsMarkdown(d, 1), markdown.Options{ResolveLink: resolve, IDPrefix: "uasp-"})
 		if err != nil {
 			return nil, fmt.Errorf("%s: rendering the UASP document: %w", s.File(), err)
 		}
@@ -261,24 +263,108 @@ func (r *renderer) facts(s *catalog.Skill) []fact {
 	return out
 }
 
-// linkResolver maps a link in a skill's Markdown to the published copy of
-// the skill file it names, when the skill has that file.
-func linkResolver(site *siteinfo.Info, name string, files map[string]bool) func(string) (string, bool) {
+// skillFolders finds the published skill that lives in a source folder,
+// so that a link from one skill to another (a nested skill's SKILL.md, a
+// sibling's file) leads to the other skill's page or file.
+type skillFolders map[string]*catalog.Skill
+
+func folderKey(root int, rel string) string { return fmt.Sprintf("%d:%s", root, rel) }
+
+func newSkillFolders(c *catalog.Catalog) skillFolders {
+	m := skillFolders{}
+	for _, s := range c.Skills {
+		if s.Packaging == source.Folder {
+			m[folderKey(s.RootIndex, s.RelPath)] = s
+		}
+	}
+	return m
+}
+
+// owner returns the skill whose folder holds target (a path relative to
+// the source root), and target relative to that folder.
+func (m skillFolders) owner(root int, target string) (*catalog.Skill, string) {
+	for dir := target; ; dir = path.Dir(dir) {
+		if s := m[folderKey(root, dir)]; s != nil {
+			rel := strings.TrimPrefix(strings.TrimPrefix(target, dir), "/")
+			if dir == "." {
+				rel = target
+			}
+			return s, rel
+		}
+		if dir == "." || dir == "/" {
+			return nil, ""
+		}
+	}
+}
+
+// linkResolver maps a relative link in a skill's Markdown to the published
+// copy of the file it names: one of the skill's own files, or another
+// skill (its page for its SKILL.md or folder, else its file). A link to
+// anything the site does not publish loses its href and keeps its text;
+// lint has reported it (reference-missing).
+func (r *renderer) linkResolver(s *catalog.Skill, files map[string]bool) func(string) (string, bool) {
+	site := r.site
 	return func(dest string) (string, bool) {
 		u, err := url.Parse(dest)
 		if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" || strings.HasPrefix(u.Path, "/") {
 			return "", false
 		}
-		p := path.Clean(u.Path)
-		if !files[p] {
-			return "", false
-		}
-		link := site.Link(siteinfo.PublishedFile(name, p))
+		fragment := ""
 		if u.Fragment != "" {
-			link += "#" + url.PathEscape(u.Fragment)
+			fragment = "#" + url.PathEscape(u.Fragment)
 		}
-		return link, true
+		p := path.Clean(u.Path)
+		if files[p] {
+			if pub := siteinfo.PublishedFile(s.Name, p); pub != "" {
+				return site.Link(pub) + fragment, true
+			}
+			return "", true
+		}
+		if s.Packaging != source.Folder || r.folders == nil {
+			return "", true
+		}
+		target := path.Join(s.RelPath, p)
+		if target == ".." || strings.HasPrefix(target, "../") {
+			return "", true
+		}
+		other, rel := r.folders.owner(s.RootIndex, target)
+		if other == nil {
+			return "", true
+		}
+		if rel == "" || rel == other.SkillFile {
+			if other == s {
+				return "#sd-main", true
+			}
+			return site.Link(siteinfo.SkillPage(other.Name)), true
+		}
+		for _, f := range other.Files {
+			if f.Path == rel {
+				if pub := siteinfo.PublishedFile(other.Name, rel); pub != "" {
+					return site.Link(pub) + fragment, true
+				}
+			}
+		}
+		return "", true
 	}
+}
+
+// linkEnv says where the links of a skill's body that leave its own files
+// lead in this build: the page depends on it, since another skill may come
+// or go without this skill changing.
+func (r *renderer) linkEnv(s *catalog.Skill) string {
+	files := map[string]bool{}
+	for _, f := range s.Files {
+		files[f.Path] = true
+	}
+	resolve := r.linkResolver(s, files)
+	var b strings.Builder
+	for _, l := range lint.LocalLinks(s.Body, s.BodyLine) {
+		if !files[l.Target] {
+			u, _ := resolve(l.Target)
+			b.WriteString(l.Target + "\x00" + u + "\x00")
+		}
+	}
+	return b.String()
 }
 
 func interfaceFacts(in *skill.Interface) []fact {
