@@ -539,3 +539,56 @@ not the twin
 		return err
 	})
 }
+
+// TestQueryPathsPolicy: siteinfo.QueryPaths trades per-path files for a
+// smaller site; paths.json lists exactly the files written.
+func TestQueryPathsPolicy(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), catalogTxtar)
+	for _, tc := range []struct {
+		policy      string
+		dotted, top bool
+	}{
+		{siteinfo.QueryPathsAll, true, true},
+		{siteinfo.QueryPathsSections, false, true},
+		{siteinfo.QueryPathsNone, false, false},
+	} {
+		t.Run(tc.policy, func(t *testing.T) {
+			info, err := siteinfo.New("Test skills", "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			info.QueryPaths = tc.policy
+			dir := filepath.Join(t.TempDir(), "public")
+			opt := build.Options{LoadOptions: build.LoadOptions{Sources: []string{filepath.Join(src, "docs")}}, Output: dir, Site: info}
+			res, err := build.Build(context.Background(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sawDotted, sawTop bool
+			for _, s := range res.Catalog.Skills {
+				var list struct {
+					Paths []struct{ Path, File string }
+				}
+				if err := json.Unmarshal(read(t, dir, siteinfo.APIPaths(s.Name)), &list); err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range list.Paths {
+					if !exists(dir, api.AnswerPath(s.Name, p.Path)) {
+						t.Errorf("%s: paths.json lists %s, which has no file", s.Name, p.Path)
+					}
+					if strings.Contains(p.Path, ".") {
+						sawDotted = true
+					} else {
+						sawTop = true
+					}
+				}
+				if !exists(dir, siteinfo.APISkill(s.Name)) {
+					t.Errorf("%s: no document", s.Name)
+				}
+			}
+			if sawDotted != tc.dotted || sawTop != tc.top {
+				t.Errorf("dotted paths %v, sections %v; want %v, %v", sawDotted, sawTop, tc.dotted, tc.top)
+			}
+		})
+	}
+}

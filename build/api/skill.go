@@ -63,7 +63,7 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info) error {
 		}
 	}
 	if s.Doc != nil {
-		if err := writeDocument(g, e); err != nil {
+		if err := writeDocument(g, e, site); err != nil {
 			return err
 		}
 	}
@@ -138,7 +138,7 @@ func copyFile(g *output.Group, sitePath string, fsys fs.FS, name string) error {
 
 // writeDocument writes the whole document, one answer per path, and the
 // list of paths.
-func writeDocument(g *output.Group, e *entry) error {
+func writeDocument(g *output.Group, e *entry, site *siteinfo.Info) error {
 	d := e.s.Doc
 	b, err := marshal(skillJSON(e))
 	if err != nil {
@@ -153,6 +153,9 @@ func writeDocument(g *output.Group, e *entry) error {
 	}
 	list := []pathFile{}
 	for _, p := range d.Paths() {
+		if !site.PublishesPath(p) {
+			continue
+		}
 		file := uasp.PathFile(p)
 		if file == PathsFile {
 			continue

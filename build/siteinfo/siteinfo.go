@@ -25,10 +25,35 @@ type Info struct {
 	// Repository is the source repository's URL, if known, for install
 	// snippets and "edit" links.
 	Repository string
+	// QueryPaths says which UASP query paths get a static answer file
+	// (api/v1/skills/NAME/PATH.json): QueryPathsAll (the default),
+	// QueryPathsSections or QueryPathsNone. A catalog of tens of thousands
+	// of skills trades per-path files, about 15 a skill, for a smaller
+	// site; paths without a file are still answered by skilldex query
+	// --site, and every answer is in api/v1/skills/NAME.json.
+	QueryPaths string
 	// Date stands in for the dates the sources do not give (an Atom entry
 	// needs one): SOURCE_DATE_EPOCH when set, else the Unix epoch, so
 	// that the output never depends on when it was built.
 	Date time.Time
+}
+
+// Values of Info.QueryPaths.
+const (
+	QueryPathsAll      = "all"      // every path the document has
+	QueryPathsSections = "sections" // top-level sections only (commands, constraints, ...)
+	QueryPathsNone     = "none"     // no per-path file
+)
+
+// PublishesPath reports whether the query path p gets a static file.
+func (i *Info) PublishesPath(p string) bool {
+	switch i.QueryPaths {
+	case QueryPathsNone:
+		return false
+	case QueryPathsSections:
+		return !strings.Contains(p, ".")
+	}
+	return true
 }
 
 // SourceDate returns the time SOURCE_DATE_EPOCH gives (the reproducible

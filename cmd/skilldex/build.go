@@ -130,6 +130,7 @@ func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) 
 	}
 	info.Description = cfg.Description
 	info.Repository = cfg.Repository
+	info.QueryPaths = cfg.API.Paths
 	p.opt = build.Options{LoadOptions: lo, Output: output, Site: info, NoMinify: f.noMinify}
 	return p, nil
 }
