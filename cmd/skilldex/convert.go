@@ -59,6 +59,11 @@ name); 2 on usage or I/O failure.`,
 				if out, err = uasp.MarshalYAML(s.Doc); err != nil {
 					return failure(err)
 				}
+				if s.Doc.Derived {
+					// A YAML comment: the document stays valid, and whoever
+					// saves it as NAME.uasp.yaml sees it is unreviewed.
+					out = append([]byte("# Derived from "+s.File()+" by skilldex, without review (uasp.md 7.1).\n"), out...)
+				}
 			} else {
 				out = uasp.ToMarkdown(s.Doc)
 			}

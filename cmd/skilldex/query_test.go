@@ -91,7 +91,7 @@ Never build on Fridays.
 	if !d.Valid() || d.Version != d.DeclaredVersion {
 		t.Errorf("converted document: valid %v, version %s declared %s", d.Valid(), d.Version, d.DeclaredVersion)
 	}
-	if !strings.HasPrefix(out, "meta:\n  name: tool\n  version: ") || !strings.Contains(out, "  never:\n    - Build on Fridays\n") || !strings.Contains(out, "  make.build:\n") {
+	if !strings.HasPrefix(out, "# Derived from ") || !strings.Contains(out, "\nmeta:\n  name: tool\n  version: ") || !strings.Contains(out, "  never:\n    - Build on Fridays\n") || !strings.Contains(out, "  make.build:\n") {
 		t.Errorf("output:\n%s", out)
 	}
 	// The folder works as well as the file, and the output is stable.
