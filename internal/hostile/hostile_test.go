@@ -125,10 +125,20 @@ func buildHostile(t *testing.T) *built {
 		b.peak = max(peak.Load(), ms.HeapInuse)
 		b.after = snapshot(root, b.out)
 	})
-	if shared.err != nil {
-		t.Fatalf("building the adversarial catalog: %v", shared.err)
+	if shared.cat == nil {
+		t.Fatalf("writing the adversarial catalog: %v", shared.err)
 	}
 	return &shared
+}
+
+// mustBuild is buildHostile for the tests that need the site.
+func mustBuild(t *testing.T) *built {
+	t.Helper()
+	b := buildHostile(t)
+	if b.err != nil {
+		t.Fatalf("building the adversarial catalog: %v", b.err)
+	}
+	return b
 }
 
 // TestMain removes the shared build's folder.
@@ -169,15 +179,18 @@ func snapshot(root, skip string) map[string]string {
 
 func TestBuildFinishesWithBoundedMemory(t *testing.T) {
 	b := buildHostile(t)
-	t.Logf("built %d inputs into %d files in %v; allocated %d MB, peak heap in use %d MB",
-		len(b.res.Catalog.All), b.res.Files, b.elapsed.Round(time.Millisecond), b.alloc>>20, b.peak>>20)
+	t.Logf("build took %v; allocated %d MB, peak heap in use %d MB", b.elapsed.Round(time.Millisecond), b.alloc>>20, b.peak>>20)
 	if b.peak > maxHeapInUse {
 		t.Errorf("peak heap in use %d MB, more than %d MB", b.peak>>20, maxHeapInUse>>20)
 	}
+	if b.err != nil {
+		t.Fatalf("building the adversarial catalog: %v", b.err)
+	}
+	t.Logf("%d inputs, %d published, %d files", len(b.res.Catalog.All), len(b.res.Catalog.Skills), b.res.Files)
 }
 
 func TestGoodSkillsArePublished(t *testing.T) {
-	b := buildHostile(t)
+	b := mustBuild(t)
 	c := b.res.Catalog
 	for _, name := range b.cat.Good {
 		s := c.Lookup(name)
@@ -243,7 +256,7 @@ func diagList(ds []diag.Diagnostic) string {
 // says why, with a code and a file, and that the inputs built to be bad
 // are rejected for the right reason.
 func TestBadInputsAreReported(t *testing.T) {
-	b := buildHostile(t)
+	b := mustBuild(t)
 	c := b.res.Catalog
 	for _, s := range c.All {
 		for _, d := range s.Diagnostics {
@@ -351,9 +364,13 @@ func TestBadInputsAreReported(t *testing.T) {
 }
 
 // TestNothingWrittenOutside compares every file under the build's
-// folder, and the temporary folder, before and after the build.
+// folder, and the temporary folder, before and after the build. It holds
+// for a failed build too, which must also leave no output folder.
 func TestNothingWrittenOutside(t *testing.T) {
 	b := buildHostile(t)
+	if _, err := os.Stat(b.out); b.err != nil && err == nil {
+		t.Errorf("the build failed (%v) but left an output folder", b.err)
+	}
 	for p, v := range b.after {
 		if w, ok := b.before[p]; !ok {
 			t.Errorf("the build created %s (%s) outside the output folder", p, v)
@@ -376,7 +393,7 @@ func TestNothingWrittenOutside(t *testing.T) {
 // TestNoLiveScriptOrSecret scans every output file for script that could
 // run, active documents the site did not make, and the secret.
 func TestNoLiveScriptOrSecret(t *testing.T) {
-	b := buildHostile(t)
+	b := mustBuild(t)
 	problems, err := hostile.Scan(b.out, hostile.ScanOptions{BasePath: b.base, Secrets: b.cat.Secrets, Markers: b.cat.Markers})
 	if err != nil {
 		t.Fatal(err)
@@ -400,7 +417,7 @@ func TestNoLiveScriptOrSecret(t *testing.T) {
 
 // TestSiteCheck runs the site checker over the output.
 func TestSiteCheck(t *testing.T) {
-	b := buildHostile(t)
+	b := mustBuild(t)
 	problems, err := sitecheck.Check(b.out, sitecheck.Options{BasePath: b.base})
 	if err != nil {
 		t.Fatal(err)
