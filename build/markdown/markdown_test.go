@@ -415,3 +415,31 @@ func TestInvalidUTF8(t *testing.T) {
 	render(t, "# \xff\xfe\n\n[\xc3](\xe2\x82) \xed\xa0\x80 ![x](\xf0.png)\n\n```go\n\xff\n```\n")
 	_ = Plain([]byte("\xff\xfe text"), 5)
 }
+
+// TestDeepNesting: quotes and lists nested thousands deep render as a tree
+// no deeper than maxNesting containers, with their text kept.
+func TestDeepNesting(t *testing.T) {
+	for name, src := range map[string]string{
+		"quotes": strings.Repeat(">", 5000) + " deep text\n",
+		"lists":  deepList(600),
+	} {
+		t.Run(name, func(t *testing.T) {
+			out := render(t, src)
+			if n := strings.Count(out, "<blockquote>") + strings.Count(out, "<ul>"); n > maxNesting {
+				t.Errorf("%d nested containers, want at most %d", n, maxNesting)
+			}
+			if !strings.Contains(out, "deep text") {
+				t.Errorf("the text is lost:\n%.300s", out)
+			}
+		})
+	}
+}
+
+func deepList(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat("  ", i) + "- item\n")
+	}
+	b.WriteString(strings.Repeat("  ", n) + "- deep text\n")
+	return b.String()
+}

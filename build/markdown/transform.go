@@ -80,6 +80,9 @@ const (
 	maxHighlightBytes  = 256 << 10
 )
 
+// maxNesting bounds how deep block quotes and lists nest on a page.
+const maxNesting = 32
+
 // transform prepares doc for rendering with opt: it gives headings their
 // ids, settles every link and image and every fenced block's highlighting,
 // and returns the headings.
@@ -87,9 +90,22 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 	var headings []*ast.Heading
 	var links []ast.Node // links, images and autolinks, in document order
 	var fences []*ast.FencedCodeBlock
+	var tooDeep []ast.Node
+	depth := 0 // of nested quotes and lists
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		nests := n.Kind() == ast.KindBlockquote || n.Kind() == ast.KindList
 		if !entering {
+			if nests {
+				depth--
+			}
 			return ast.WalkContinue, nil
+		}
+		if nests {
+			if depth == maxNesting {
+				tooDeep = append(tooDeep, n)
+				return ast.WalkSkipChildren, nil
+			}
+			depth++
 		}
 		// Defence in depth: the attribute syntax is off, so no node has
 		// attributes from the source; drop any all the same.
@@ -110,6 +126,15 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 		}
 		return ast.WalkContinue, nil
 	})
+
+	// Quotes and lists nested past maxNesting are shown as their text:
+	// browsers flatten deep trees anyway (Chromium past 512 elements), and
+	// the page must stay a tree HTML parsers accept.
+	for _, n := range tooDeep {
+		p := ast.NewParagraph()
+		p.AppendChild(p, &literalNode{value: []byte(collapse(plainText(n, src, false)))})
+		n.Parent().ReplaceChild(n.Parent(), n, p)
+	}
 
 	out := make([]Heading, 0, len(headings))
 	if len(headings) > 0 {

@@ -113,3 +113,30 @@ func TestWritePaths(t *testing.T) {
 		t.Error("ReadFile of a path never written succeeded")
 	}
 }
+
+// TestMinifyBounded: small pages are minified; a page past maxMinify is
+// written as given, since minifying it could take minutes.
+func TestMinifyBounded(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "out")
+	w, err := Open(dest, Options{Minify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := "<p>  a  </p>\n\n<p>b</p>"
+	huge := "<p>" + strings.Repeat("&lt;x&gt; &amp; ", maxMinify/10) + "</p>"
+	if err := w.WriteFile("small.html", []byte(small)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteFile("huge.html", []byte(huge)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, filepath.Join(dest, "small.html")); got == small {
+		t.Error("a small page was not minified")
+	}
+	if got := read(t, filepath.Join(dest, "huge.html")); got != huge {
+		t.Error("a page past the bound was changed")
+	}
+}
