@@ -13,9 +13,15 @@ vet:
 	$(GO) vet $(PKGS)
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# The tests run every fuzz target over its seed corpus too.
+# The tests run every fuzz target over its seed corpus too, then each
+# fuzz target fuzzes for a few seconds (CI's short run; make fuzz is the
+# long one). The browser tests run when Chromium is installed (required
+# when CI is set).
 test: vet
 	$(GO) test -race -count=1 $(PKGS)
+	$(MAKE) fuzz FUZZTIME=$(CI_FUZZTIME)
+
+CI_FUZZTIME ?= 5s
 
 # Longer fuzzing, one target at a time: make fuzz FUZZTIME=10m
 FUZZTIME ?= 1m
@@ -25,7 +31,7 @@ fuzz:
 	  echo "== $$t ($$pkg)"; $(GO) test -run XXX -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	done
 
-# Short fuzzing for CI: every target for about 10 s each.
+# Short fuzzing: every target for about 10 s each.
 fuzz-short:
 	$(MAKE) fuzz FUZZTIME=10s
 
