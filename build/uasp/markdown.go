@@ -19,7 +19,7 @@ import (
 // code goes in fences longer than any backtick run it holds, table cells
 // have their pipes escaped and their line breaks flattened.
 func ToMarkdown(d *Document) []byte {
-	w := &mdWriter{}
+	w := &mdWriter{derived: d.Derived}
 	root := d.Root
 	meta, _ := getMap(root, "meta")
 	name, _ := getString(meta, "name")
@@ -50,7 +50,7 @@ func ToMarkdown(d *Document) []byte {
 // without the title, description and facts, and with every heading shift
 // levels deeper: for a page that shows the document under its own heading.
 func SectionsMarkdown(d *Document, shift int) []byte {
-	w := &mdWriter{shift: shift}
+	w := &mdWriter{shift: shift, derived: d.Derived}
 	w.sections(d.Root)
 	return []byte(strings.TrimRight(w.b.String(), "\n") + "\n")
 }
@@ -72,6 +72,9 @@ func (w *mdWriter) sections(root *yamltree.Map) {
 type mdWriter struct {
 	b     strings.Builder
 	shift int // added to every heading level
+	// derived documents hold prose where a written one holds commands: a
+	// step from a numbered list with no command is the sentence itself.
+	derived bool
 }
 
 func (w *mdWriter) line(s string) { w.b.WriteString(s + "\n") }
@@ -458,8 +461,13 @@ func (w *mdWriter) workflows(root *yamltree.Map) {
 			for i, st := range steps {
 				sm, _ := st.(*yamltree.Map)
 				cmd, _ := sm.Get("cmd")
-				s := fmt.Sprintf("%d. %s", i+1, stepText(asText(cmd)))
-				if note, ok := sm.Get("note"); ok {
+				note, hasNote := sm.Get("note")
+				text := stepText(asText(cmd))
+				if w.derived && !hasNote {
+					text = inlineText(asText(cmd))
+				}
+				s := fmt.Sprintf("%d. %s", i+1, text)
+				if hasNote {
 					s += " — " + inlineText(asText(note))
 				}
 				if opt, _ := sm.Get("optional"); opt == true {

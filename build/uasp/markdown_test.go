@@ -77,3 +77,20 @@ func TestWorkflowSteps(t *testing.T) {
 		t.Errorf("the title is repeated as the description:\n%s", md)
 	}
 }
+
+// TestDerivedStepsAreProse: in a derived document a step without a note
+// is the sentence of the numbered list, shown as text; a step with a note
+// holds a command.
+func TestDerivedStepsAreProse(t *testing.T) {
+	d := NewDocument("x", decodeMap(t, []byte("meta: {name: x, version: v, type: knowledge}\n"+
+		"workflows:\n  release:\n    steps:\n"+
+		"      - {cmd: \"Collect the commits since the tag\"}\n"+
+		"      - {cmd: \"git push --tags\", note: \"Push the tag\"}\n")))
+	d.Derived = true
+	md := string(SectionsMarkdown(d, 0))
+	for _, want := range []string{"1. Collect the commits since the tag\n", "2. `git push --tags` — Push the tag"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("missing %q in\n%s", want, md)
+		}
+	}
+}
