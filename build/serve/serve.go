@@ -8,6 +8,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"io/fs"
@@ -40,7 +41,11 @@ type Server struct {
 	Dir string
 	// BasePath is the path the site lives under, such as "/" or "/repo/".
 	BasePath string
-	// Rebuild builds the site again into Dir.
+	// Rebuild builds the site again into Dir. No request reads Dir while
+	// it runs, so every request gets a file of one whole build. It must
+	// replace files (build.Build renames each into place) rather than
+	// rewrite them: a file being sent when it starts is read to its end
+	// afterwards.
 	Rebuild func(ctx context.Context) error
 	// Sources are the folders and files to watch.
 	Sources []string
@@ -49,6 +54,10 @@ type Server struct {
 	Interval time.Duration
 	// Log receives one line per event (rebuilds, errors).
 	Log func(format string, args ...any)
+
+	// building is held for writing while Rebuild runs and for reading
+	// while a request finds and opens its file.
+	building sync.RWMutex
 
 	mu      sync.Mutex
 	clients map[chan struct{}]bool
@@ -128,76 +137,124 @@ func (s *Server) site(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
+	// The file is found, opened and (a page) read while no rebuild runs,
+	// so that it comes from one whole build: a rebuild updates the folder
+	// file by file, and a request between two of its renames would
+	// otherwise get a file of the new build after one of the old, or a
+	// 500 for a file removed between its stat and its read. It is sent
+	// after the lock is released, so that a slow client never holds up a
+	// rebuild; the open file keeps its content, since rebuilds replace
+	// files rather than rewrite them (see Server.Rebuild).
+	s.building.RLock()
+	f, err := s.resolve(r.URL.Path)
+	s.building.RUnlock()
+	switch {
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	case f.redirect != "":
+		http.Redirect(w, r, f.redirect, f.status)
+		return
+	case f.file == nil && f.page == nil:
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	if f.file != nil {
+		defer f.file.Close()
+		http.ServeContent(w, r, f.info.Name(), f.info.ModTime(), f.file)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(f.status)
+	if r.Method != http.MethodHead {
+		w.Write(Inject(f.page))
+	}
+}
+
+// A found is what a request gets: a redirect, an HTML page read whole
+// (with its status), an open file (with status 200), or, when all are
+// empty, a plain 404.
+type found struct {
+	redirect string
+	status   int
+	page     []byte
+	file     *os.File
+	info     fs.FileInfo
+}
+
+// resolve finds the file of the site at urlPath. The caller holds the read
+// lock and closes the file.
+func (s *Server) resolve(urlPath string) (found, error) {
 	base := s.BasePath
 	if base == "" {
 		base = "/"
 	}
-	if !strings.HasPrefix(r.URL.Path, base) {
-		if r.URL.Path == "/" || r.URL.Path+"/" == base {
-			http.Redirect(w, r, base, http.StatusFound)
-			return
+	if !strings.HasPrefix(urlPath, base) {
+		if urlPath == "/" || urlPath+"/" == base {
+			return found{redirect: base, status: http.StatusFound}, nil
 		}
-		s.notFound(w, r)
-		return
+		return s.notFound()
 	}
-	rel := strings.TrimPrefix(r.URL.Path, base)
+	rel := strings.TrimPrefix(urlPath, base)
 	clean := path.Clean("/" + rel)[1:]
 	if clean == "" {
 		clean = "."
 	}
 	if !fs.ValidPath(clean) {
-		s.notFound(w, r)
-		return
+		return s.notFound()
 	}
 	full := filepath.Join(s.Dir, filepath.FromSlash(clean))
 	st, err := os.Stat(full)
 	if err == nil && st.IsDir() {
-		if !strings.HasSuffix(r.URL.Path, "/") {
-			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
-			return
+		if !strings.HasSuffix(urlPath, "/") {
+			return found{redirect: urlPath + "/", status: http.StatusMovedPermanently}, nil
 		}
 		full = filepath.Join(full, "index.html")
 		st, err = os.Stat(full)
 	}
 	if err != nil || !st.Mode().IsRegular() {
-		s.notFound(w, r)
-		return
+		return s.notFound()
 	}
-	s.serveFile(w, r, full, http.StatusOK)
+	f, err := open(full, http.StatusOK)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s.notFound() // removed by something other than a rebuild
+	}
+	return f, err
 }
 
-func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
-	p := filepath.Join(s.Dir, "404.html")
-	if _, err := os.Stat(p); err != nil {
-		http.NotFound(w, r)
-		return
+// notFound is the site's 404.html with status 404, or a plain 404 when the
+// site has none.
+func (s *Server) notFound() (found, error) {
+	f, err := open(filepath.Join(s.Dir, "404.html"), http.StatusNotFound)
+	if errors.Is(err, fs.ErrNotExist) {
+		return found{}, nil
 	}
-	s.serveFile(w, r, p, http.StatusNotFound)
+	return f, err
 }
 
-// serveFile sends a file with no caching, injecting the reload script into
-// HTML.
-func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, full string, status int) {
-	w.Header().Set("Cache-Control", "no-store")
-	if !strings.HasSuffix(full, ".html") {
-		if status == http.StatusOK {
-			http.ServeFile(w, r, full)
-			return
-		}
-	}
-	data, err := os.ReadFile(full)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
+// open reads a page whole, or opens any other file to be sent.
+func open(full string, status int) (found, error) {
 	if strings.HasSuffix(full, ".html") {
-		data = Inject(data)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		page, err := os.ReadFile(full)
+		if err != nil {
+			return found{}, err
+		}
+		if page == nil {
+			page = []byte{} // an empty page is still a page, not a 404
+		}
+		return found{status: status, page: page}, nil
 	}
-	w.WriteHeader(status)
-	if r.Method != http.MethodHead {
-		w.Write(data)
+	f, err := os.Open(full)
+	if err != nil {
+		return found{}, err
 	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return found{}, err
+	}
+	return found{status: status, file: f, info: info}, nil
 }
 
 // Inject adds the reload script to an HTML page, before </body> or at the
@@ -232,7 +289,7 @@ func (s *Server) Watch(ctx context.Context) error {
 		}
 		last = now
 		start := time.Now()
-		if err := s.Rebuild(ctx); err != nil {
+		if err := s.rebuild(ctx); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -245,6 +302,13 @@ func (s *Server) Watch(ctx context.Context) error {
 		s.logf("rebuilt in %s", time.Since(start).Round(time.Millisecond))
 		s.notify()
 	}
+}
+
+// rebuild runs Rebuild while no request reads the site.
+func (s *Server) rebuild(ctx context.Context) error {
+	s.building.Lock()
+	defer s.building.Unlock()
+	return s.Rebuild(ctx)
 }
 
 // Builds returns how many rebuilds succeeded.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -94,15 +95,31 @@ config file and flags work as for build.`,
 			if p.demo {
 				srv.Sources = nil // the unpacked demo never changes
 			}
-			hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+			// Requests live within ctx: when serve ends, the event
+			// streams of open pages end too, instead of holding the
+			// server (and its goroutines and sockets) open.
+			ctx, stop := context.WithCancel(ctx)
+			hs := &http.Server{
+				Handler:           srv.Handler(),
+				ReadHeaderTimeout: 10 * time.Second,
+				BaseContext:       func(net.Listener) context.Context { return ctx },
+			}
 			fmt.Fprintf(stderr, "serving on http://%s%s (Ctrl-C to stop)\n", ln.Addr(), srv.BasePath)
-			go srv.Watch(ctx)
-			go func() {
+			// serve returns only after the watcher and the server have
+			// stopped: a rebuild still running would write into the
+			// temporary site as it is removed.
+			var wg sync.WaitGroup
+			defer wg.Wait()
+			defer stop() // runs before the wait: ends the goroutines below
+			wg.Go(func() { srv.Watch(ctx) })
+			wg.Go(func() {
 				<-ctx.Done()
 				shutdown, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 				defer cancel()
-				hs.Shutdown(shutdown)
-			}()
+				if hs.Shutdown(shutdown) != nil {
+					hs.Close() // a request that would not end
+				}
+			})
 			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return failure(err)
 			}
