@@ -203,6 +203,10 @@ func (r *renderer) writeNotFound(c *catalog.Catalog, out *output.Writer) error {
 	return out.WriteFile("404.html", data)
 }
 
+// reportPageSize is how many skills one page of the report lists: a
+// catalog of 10,000 skills has tens of thousands of findings.
+const reportPageSize = 100
+
 // reportSkill is one skill of the validation report.
 type reportSkill struct {
 	ID, Name, Link, Path, Status, Note string
@@ -246,12 +250,40 @@ func (r *renderer) writeReport(c *catalog.Catalog, out *output.Writer) error {
 		}
 		return strings.Compare(a.Name, b.Name)
 	})
-	return r.writePage(out, "report/", "report.html", &page{
-		Title:       "Validation report",
-		Description: "Every finding skilldex made while reading this catalog.",
-		Section:     "report",
-		Data: map[string]any{
-			"Summary": c.Summarize(), "Skills": skills, "Global": diagViews(diag.Sort(c.Diagnostics)),
-		},
-	})
+	n := max(1, (len(skills)+reportPageSize-1)/reportPageSize)
+	summary := c.Summarize()
+	global := diagViews(diag.Sort(c.Diagnostics))
+	for i := 1; i <= n; i++ {
+		p := &pager{Number: i}
+		for j := 1; j <= n; j++ {
+			p.Pages = append(p.Pages, pageLink{Number: j, Link: r.site.Link(pagePath("report/", j)), Current: j == i})
+		}
+		if i > 1 {
+			p.Prev = r.site.Link(pagePath("report/", i-1))
+		}
+		if i < n {
+			p.Next = r.site.Link(pagePath("report/", i+1))
+		}
+		title := "Validation report"
+		if i > 1 {
+			title = fmt.Sprintf("Validation report, page %d", i)
+		}
+		data := map[string]any{
+			"Summary": summary, "Skills": skills[(i-1)*reportPageSize : min(i*reportPageSize, len(skills))],
+			"Pager": p,
+		}
+		if i == 1 {
+			data["Global"] = global
+		}
+		err := r.writePage(out, pagePath("report/", i), "report.html", &page{
+			Title:       title,
+			Description: "Every finding skilldex made while reading this catalog.",
+			Section:     "report",
+			Data:        data,
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }

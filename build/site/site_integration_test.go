@@ -14,6 +14,7 @@ import (
 
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/internal/catalogen"
 	"github.com/skilldex/skilldex/internal/sitecheck"
 )
 
@@ -309,4 +310,37 @@ func tree(t *testing.T, dir string) map[string][]byte {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestLargeCatalogPages: listings and the report are split into pages,
+// and the pages link to each other (sitecheck checks every link).
+func TestLargeCatalogPages(t *testing.T) {
+	src := t.TempDir()
+	if err := catalogen.Generate(src, 250, 3); err != nil {
+		t.Fatal(err)
+	}
+	out, res := buildFrom(t, src, "/")
+	if len(res.Catalog.Skills) != 250 {
+		t.Fatalf("%d skills published, want 250", len(res.Catalog.Skills))
+	}
+	for _, p := range []string{"index.html", "page/2/index.html", "page/3/index.html", "report/index.html"} {
+		if _, err := os.Stat(filepath.Join(out, p)); err != nil {
+			t.Errorf("missing %s", p)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "page/4/index.html")); err == nil {
+		t.Error("250 skills at 120 a page made a fourth page")
+	}
+	if s := res.Catalog.Summarize(); s.Caution > 100 {
+		if _, err := os.Stat(filepath.Join(out, "report/page/2/index.html")); err != nil {
+			t.Errorf("%d skills with findings but the report has one page", s.Caution)
+		}
+	}
+	problems, err := sitecheck.Check(out, sitecheck.Options{BasePath: "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
 }

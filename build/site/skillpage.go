@@ -233,9 +233,11 @@ func (r *renderer) facts(s *catalog.Skill) []fact {
 		}
 	}
 	add("Format", s.Format.Label(), "")
+	// The page lists its own findings; the report's pages depend on the
+	// whole catalog, so a link into them would go stale.
 	statusLink := ""
 	if len(s.Diagnostics) > 0 {
-		statusLink = r.site.Link("report/") + "#" + reportID(s)
+		statusLink = "#sd-diagnostics"
 	}
 	add("Status", string(s.Status), statusLink)
 	if fm := s.Frontmatter; fm != nil {
