@@ -108,6 +108,13 @@ func writeFiles(g *output.Group, e *entry) error {
 		if p == "" {
 			continue // not a path a site can hold; it stays in the archive
 		}
+		if f.Path == in.SkillFile && e.s.Source != nil {
+			// SKILL.md exactly as parsing read it: no need to read it again.
+			if err := g.WriteRaw(p, e.s.Source); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := copyFile(g, p, in.FS, f.Path); err != nil {
 			return err
 		}

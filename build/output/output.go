@@ -60,6 +60,10 @@ type Writer struct {
 	files map[string]*entry
 	done  bool
 
+	// dirs holds the folders made under tmp, so that writing a file costs
+	// no MkdirAll (a stat per file, at least) when its folder exists.
+	dirs sync.Map
+
 	// Incremental builds (see incremental.go): prev is the manifest of the
 	// site at dest, or nil for a full build into a fresh folder.
 	prev     *Manifest
@@ -190,22 +194,44 @@ func (w *Writer) claim(p string, e *entry) (string, error) {
 		return "", fmt.Errorf("output: invalid site path %q", p)
 	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	if w.done {
+		w.mu.Unlock()
 		return "", errors.New("output: write after Commit or Abort")
 	}
 	if _, dup := w.files[p]; dup {
+		w.mu.Unlock()
 		return "", fmt.Errorf("output: %s written twice", p)
 	}
 	w.files[p] = e
-	if e.kept {
+	kept := e.kept
+	w.mu.Unlock()
+	if kept {
 		return "", nil
 	}
 	full := filepath.Join(w.tmp, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+	if err := w.mkdir(filepath.Dir(full)); err != nil {
 		return "", err
 	}
 	return full, nil
+}
+
+// mkdir makes dir and its missing parents under tmp, remembering each, so
+// that most files need no folder system call at all. Writers may race to
+// make the same folder; both succeed.
+func (w *Writer) mkdir(dir string) error {
+	if _, ok := w.dirs.Load(dir); ok || dir == w.tmp {
+		return nil
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		if err := w.mkdir(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	w.dirs.Store(dir, struct{}{})
+	return nil
 }
 
 // WriteFile writes data to the site path p, minifying it when its type
@@ -249,7 +275,20 @@ func (w *Writer) writeRaw(p string, data []byte, group string) error {
 	if err != nil || e.kept {
 		return err
 	}
-	return os.WriteFile(full, data, 0o644)
+	return writeFile(full, data)
+}
+
+// writeFile writes data to the new file name.
+func writeFile(name string, data []byte) error {
+	f, err := newFile(name)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // Create opens p for streaming raw content.
@@ -263,7 +302,7 @@ func (w *Writer) create(p, group string) (io.WriteCloser, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(full, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := newFile(full)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +311,7 @@ func (w *Writer) create(p, group string) (io.WriteCloser, error) {
 
 // hashingFile records the hash and size of a streamed file when it closes.
 type hashingFile struct {
-	f *os.File
+	f *rawFile
 	h hash.Hash
 	n int64
 	w *Writer
