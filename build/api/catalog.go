@@ -23,7 +23,6 @@ func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info) err
 		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }},
 		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }},
 		{LLMSPath, func() ([]byte, error) { return llmsTxt(entries, site), nil }},
-		{LLMSFullPath, func() ([]byte, error) { return llmsFull(out, entries, site) }},
 		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }},
 		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site)) }},
 	}
@@ -36,7 +35,7 @@ func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info) err
 			return err
 		}
 	}
-	return nil
+	return writeLLMSFull(out, entries, site)
 }
 
 // indexEntry is one skill of api/v1/index.json.
