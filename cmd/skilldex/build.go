@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"time"
 
@@ -29,6 +30,7 @@ type siteFlags struct {
 	noMinify   bool
 	quiet      bool
 	cpuProfile string
+	memProfile string
 }
 
 func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
@@ -40,22 +42,41 @@ func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
 	cmd.Flags().BoolVar(&f.noMinify, "no-minify", false, "write HTML, CSS and JavaScript as generated")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only errors")
 	cmd.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof reads it)")
+	cmd.Flags().StringVar(&f.memProfile, "memprofile", "", "write a heap profile to this file when the build ends: alloc_space is what the whole build allocated, inuse_space what it still held")
 }
 
-// profile starts a CPU profile when asked; the returned func stops it.
+// profile starts a CPU profile when asked; the returned func stops it and
+// writes the heap profile, when asked.
 func (f *siteFlags) profile() (stop func(), err error) {
-	if f.cpuProfile == "" {
-		return func() {}, nil
+	stopCPU := func() {}
+	if f.cpuProfile != "" {
+		file, err := os.Create(f.cpuProfile)
+		if err != nil {
+			return nil, err
+		}
+		if err := pprof.StartCPUProfile(file); err != nil {
+			file.Close()
+			return nil, err
+		}
+		stopCPU = func() { pprof.StopCPUProfile(); file.Close() }
 	}
-	file, err := os.Create(f.cpuProfile)
-	if err != nil {
-		return nil, err
-	}
-	if err := pprof.StartCPUProfile(file); err != nil {
-		file.Close()
-		return nil, err
-	}
-	return func() { pprof.StopCPUProfile(); file.Close() }, nil
+	return func() {
+		stopCPU()
+		if f.memProfile == "" {
+			return
+		}
+		file, err := os.Create(f.memProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "skilldex: memprofile:", err)
+			return
+		}
+		defer file.Close()
+		// A collection first, so that inuse_space is up to date.
+		runtime.GC()
+		if err := pprof.WriteHeapProfile(file); err != nil {
+			fmt.Fprintln(os.Stderr, "skilldex: memprofile:", err)
+		}
+	}, nil
 }
 
 // buildPlan is what a build reads and writes, once the config file, the

@@ -174,7 +174,7 @@ func run(sizeList, cache string, skipOthers bool, runs int) error {
 }
 
 // partNames are the parts of a skilldex site, as a user may trade them off.
-var partNames = []string{"pages", "sources", "archives", "api", "search"}
+var partNames = []string{"pages", "sources", "archives", "api", "search", "discovery"}
 
 type sizeParts struct {
 	n     int
@@ -186,9 +186,8 @@ func perSkill(bytes int64, files, n int) string {
 	return fmt.Sprintf("%.1f KB / %.1f", float64(bytes)/float64(n)/1024, float64(files)/float64(n))
 }
 
-// partsOf splits a skilldex site's files into pages (HTML, Markdown twins,
-// feeds, CSS/JS), sources (the skills' own files), archives (.skill), api
-// (api/, v1/, .well-known/, llms*.txt) and search (search/).
+// partsOf splits a skilldex site's files into parts: every file counts in
+// exactly one, so that the parts add up to the whole site.
 func partsOf(site string, n int) sizeParts {
 	ps := sizeParts{n: n, bytes: map[string]int64{}, files: map[string]int{}}
 	filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
@@ -200,23 +199,42 @@ func partsOf(site string, n int) sizeParts {
 			return nil
 		}
 		rel, _ := filepath.Rel(site, p)
-		rel = filepath.ToSlash(rel)
-		part := "pages"
-		switch {
-		case strings.HasPrefix(rel, "search/"):
-			part = "search"
-		case strings.HasPrefix(rel, "api/"), strings.HasPrefix(rel, "v1/"), strings.HasPrefix(rel, ".well-known/"), strings.HasPrefix(rel, "llms"):
-			part = "api"
-		case strings.HasSuffix(rel, ".skill"):
-			part = "archives"
-		case strings.HasPrefix(rel, "skills/") && !strings.HasSuffix(rel, "/index.html") && !strings.HasSuffix(rel, "/index.html.md"):
-			part = "sources"
-		}
+		part := partOf(filepath.ToSlash(rel))
 		ps.bytes[part] += info.Size()
 		ps.files[part]++
 		return nil
 	})
 	return ps
+}
+
+// partOf names the part of the site path rel:
+//
+//	archives   *.skill, and the flat .zip archives under .well-known/
+//	search     search/ (the JSON shards, bleve), but for the search page
+//	api        api/ (the UASP documents and one answer per query path)
+//	discovery  .well-known/ (Agent Skills and legacy indexes, their
+//	           SKILL.md copies), v1/ (the USK mirror), llms.txt,
+//	           llms-full.txt, SKILLS.md
+//	sources    the skills' own files under skills/NAME/
+//	pages      everything else: HTML, Markdown twins, assets, feeds,
+//	           sitemap
+func partOf(rel string) string {
+	switch {
+	case strings.HasSuffix(rel, ".skill"),
+		strings.HasPrefix(rel, ".well-known/") && strings.HasSuffix(rel, ".zip"):
+		return "archives"
+	case strings.HasPrefix(rel, "search/") && rel != "search/index.html":
+		return "search"
+	case strings.HasPrefix(rel, "api/"):
+		return "api"
+	case strings.HasPrefix(rel, ".well-known/"), strings.HasPrefix(rel, "v1/"),
+		strings.HasPrefix(rel, "llms"), rel == "SKILLS.md":
+		return "discovery"
+	case strings.HasPrefix(rel, "skills/") && strings.Count(rel, "/") >= 2 &&
+		!strings.HasSuffix(rel, "/index.html") && !strings.HasSuffix(rel, "/index.html.md"):
+		return "sources"
+	}
+	return "pages"
 }
 
 func ratio(a, b time.Duration) float64 { return float64(a) / float64(b) }
