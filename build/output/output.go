@@ -128,6 +128,10 @@ func removeStale(dest string) {
 			p := filepath.Join(filepath.Dir(dest), e.Name())
 			if _, err := os.Stat(filepath.Join(p, Marker)); err == nil {
 				os.RemoveAll(p)
+			} else {
+				// A build killed between making the folder and marking
+				// it leaves it empty; Remove deletes only an empty one.
+				os.Remove(p)
 			}
 		}
 	}
