@@ -109,26 +109,7 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		}
 		global = append(global, g...)
 	}
-	if opt.Cache == nil {
-		dropSyntaxTrees(skills)
-	}
 	return catalog.New(skills, found.Workspaces, global), nil
-}
-
-// dropSyntaxTrees lets the YAML syntax trees of the frontmatter and of
-// UASP documents go once every check has placed its findings: nothing
-// after Load reads them (the writers use the typed fields, Frontmatter.Data
-// and the documents), and they were a sixth of a loaded catalog's memory
-// (40 MB of 250 MB at 10,000 skills, in small objects the GC scans on
-// every cycle). A Cache keeps them, as a later Load checks cached skills
-// again across skills (SkillBag workspaces ask for positions).
-func dropSyntaxTrees(skills []*catalog.Skill) {
-	for _, s := range skills {
-		if s.Frontmatter != nil {
-			s.Frontmatter.Node = nil
-		}
-		s.UASPNode = nil
-	}
 }
 
 // parallel runs fn(0..n-1) on up to workers goroutines.
