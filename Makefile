@@ -18,7 +18,7 @@ vet:
 # long one). The browser tests run when Chromium is installed (required
 # when CI is set).
 test: vet
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 -timeout 25m $(PKGS)
 	$(MAKE) fuzz FUZZTIME=$(CI_FUZZTIME)
 
 CI_FUZZTIME ?= 5s
