@@ -6,9 +6,7 @@ package build
 import (
 	"context"
 	"encoding/hex"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
@@ -16,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/internal/parallel"
 )
 
 // LoadOptions configure reading and checking the sources.
@@ -52,7 +51,7 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	if opt.Cache != nil {
 		opt.Cache.begin()
 	}
-	parallel(ctx, len(found.Inputs), opt.Workers, func(i int) {
+	parallel.For(ctx, len(found.Inputs), opt.Workers, func(i int) {
 		in := found.Inputs[i]
 		var key [32]byte
 		cacheable := false
@@ -110,28 +109,4 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		global = append(global, g...)
 	}
 	return catalog.New(skills, found.Workspaces, global), nil
-}
-
-// parallel runs fn(0..n-1) on up to workers goroutines.
-func parallel(ctx context.Context, n, workers int, fn func(i int)) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, n)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n && ctx.Err() == nil; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"archive/zip"
 	"compress/flate"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -25,6 +26,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 	segment "github.com/blevesearch/scorch_segment_api/v2"
 	zap "github.com/blevesearch/zapx/v15"
+	"github.com/skilldex/skilldex/internal/parallel"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -206,7 +208,7 @@ func writeBleve(dir string, ids []string, docs []*bleveDoc, tmp string) error {
 		end := min(start+per, len(docs))
 		analysed := make([]bindex.Document, end-start)
 		errs := make([]error, end-start)
-		parallel(end-start, func(i int) {
+		parallel.For(context.Background(), end-start, 0, func(i int) {
 			doc := bdocument.NewDocument(ids[start+i])
 			if err := m.MapDocument(doc, docs[start+i]); err != nil {
 				errs[i] = err

@@ -1,10 +1,11 @@
 package index
 
 import (
+	"context"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
+
+	"github.com/skilldex/skilldex/internal/parallel"
 )
 
 // BM25 saturation; length normalisation is per field (field.b).
@@ -120,10 +121,10 @@ type posting struct {
 // each list in document order.
 func invert(docs []*document) (terms []string, postings [][]posting) {
 	stats := make([]*termStats, len(docs))
-	parallel(len(docs), func(i int) { stats[i] = analyzeDoc(docs[i]) })
+	parallel.For(context.Background(), len(docs), 0, func(i int) { stats[i] = analyzeDoc(docs[i]) })
 	sc := newScorer(stats)
 	qs := make([][]uint8, len(docs))
-	parallel(len(docs), func(i int) {
+	parallel.For(context.Background(), len(docs), 0, func(i int) {
 		st := stats[i]
 		q := make([]uint8, len(st.terms))
 		for j := range st.terms {
@@ -191,29 +192,4 @@ func utf16Key(r rune) rune {
 		return 0xD800 + (r - 0x10000)
 	}
 	return r + 0x100000
-}
-
-// parallel runs fn(0..n-1) on one goroutine per CPU.
-func parallel(n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	next := 0
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				fn(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

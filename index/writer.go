@@ -16,6 +16,7 @@ import (
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/internal/parallel"
 )
 
 // Site paths of the search files. The pages writer owns search/index.html;
@@ -44,7 +45,7 @@ func (Writer) Name() string { return "search" }
 // the published skills.
 func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info) error {
 	docs := make([]*document, len(c.Skills))
-	parallel(len(docs), func(i int) { docs[i] = newDocument(c.Skills[i]) })
+	parallel.For(ctx, len(docs), 0, func(i int) { docs[i] = newDocument(c.Skills[i]) })
 	facets := computeFacets(docs)
 	if siteinfo.SkillPage("{name}") != pageTemplate {
 		return fmt.Errorf("search: skill pages moved to %s; update index.pageTemplate", siteinfo.SkillPage("{name}"))

@@ -5,12 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/internal/parallel"
 )
 
 // Site paths of the catalog-wide files this package writes (DESIGN.md,
@@ -53,7 +52,7 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 		entries[i] = newEntry(s, site)
 	}
 	errs := make([]error, len(entries))
-	parallel(ctx, len(entries), func(i int) {
+	parallel.For(ctx, len(entries), 0, func(i int) {
 		errs[i] = writeSkill(out, entries[i], site)
 	})
 	if err := ctx.Err(); err != nil {
@@ -79,26 +78,4 @@ func groupKey(e *entry, site *siteinfo.Info) string {
 		fmt.Fprintf(h, "%d:%s;", len(part), part)
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// parallel runs fn(0..n-1) on one goroutine per CPU, stopping early when
-// ctx is done. What fn writes must not depend on the order.
-func parallel(ctx context.Context, n int, fn func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), n)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n && ctx.Err() == nil; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"bytes"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -228,11 +227,4 @@ func (c *checker) uaspOnly() {
 	if s.Packaging == source.Folder && nfkc(s.DirName) != s.Name {
 		c.add(pos, "name-dir-mismatch", "meta.name %q differs from the folder name %q", s.Name, s.DirName)
 	}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -25,6 +24,7 @@ import (
 	"github.com/skilldex/skilldex/build/markdown"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/internal/parallel"
 	"github.com/skilldex/skilldex/static"
 	"github.com/skilldex/skilldex/templates"
 )
@@ -84,18 +84,21 @@ type renderer struct {
 	key string
 	// folders finds skills by source folder, for links between skills.
 	folders skillFolders
+	// assets are the files of static/ as published, by name.
+	assets     map[string][]byte
+	assetNames []string // sorted
 }
 
 // siteView is what base.html knows of the site.
 type siteView struct {
-	info       *siteinfo.Info
-	Title      string
-	Desc       string
-	Base       string
-	Repository string
-	CSP        string
-	Nav        []navItem
-	assets     map[string]string // asset name -> link with version
+	info        *siteinfo.Info
+	Title       string
+	Description string
+	Base        string
+	Repository  string
+	CSP         string
+	Nav         []navItem
+	assets      map[string]string // asset name -> link with version
 }
 
 type navItem struct{ Label, Link, Section string }
@@ -107,9 +110,6 @@ func (v *siteView) Link(p string) string { return v.info.Link(p) }
 // fetch it anew when it changes.
 func (v *siteView) Asset(name string) string { return v.assets[name] }
 
-// Description is the site description.
-func (v *siteView) Description() string { return v.Desc }
-
 // pageFiles are the templates that define a page's "content"; each is
 // parsed with base.html and partials.html.
 var pageFiles = []string{"home.html", "skill.html", "taxonomy.html", "term.html", "search.html", "report.html", "notfound.html"}
@@ -119,7 +119,7 @@ func newRenderer(site *siteinfo.Info) (*renderer, error) {
 	digest := sha256.New()
 	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00", site.Title, site.Description, site.Base, site.Repository)
 	v := &siteView{
-		info: site, Title: site.Title, Desc: site.Description, Base: site.Base.Path,
+		info: site, Title: site.Title, Description: site.Description, Base: site.Base.Path,
 		Repository: safeHTTPURL(site.Repository), CSP: CSP, assets: map[string]string{},
 	}
 	v.Nav = []navItem{
@@ -135,11 +135,18 @@ func newRenderer(site *siteinfo.Info) (*renderer, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.assetNames = names
+	r.assets = map[string][]byte{}
 	for _, name := range names {
-		data, err := assetBytes(name)
+		data, err := fs.ReadFile(static.FS, name)
 		if err != nil {
 			return nil, err
 		}
+		if name == "style.css" {
+			// The stylesheet carries the code highlighting styles.
+			data = append(data, markdown.CSS()...)
+		}
+		r.assets[name] = data
 		sum := sha256.Sum256(data)
 		digest.Write(sum[:])
 		v.assets[name] = site.Link(AssetsDir+name) + "?v=" + hex.EncodeToString(sum[:4])
@@ -166,33 +173,9 @@ func newRenderer(site *siteinfo.Info) (*renderer, error) {
 	return r, nil
 }
 
-// assetBytes returns an asset as published: the stylesheet gets the code
-// highlighting styles appended.
-func assetBytes(name string) ([]byte, error) {
-	data, err := fs.ReadFile(static.FS, name)
-	if err != nil {
-		return nil, err
-	}
-	if name == "style.css" {
-		data = append(slices.Clone(data), markdown.CSS()...)
-	}
-	return data, nil
-}
-
 func (r *renderer) writeAssets(out *output.Writer) error {
-	names, err := fs.Glob(static.FS, "*")
-	if err != nil {
-		return err
-	}
-	for _, name := range names {
-		if strings.HasSuffix(name, ".go") {
-			continue
-		}
-		data, err := assetBytes(name)
-		if err != nil {
-			return err
-		}
-		if err := out.WriteFile(AssetsDir+name, data); err != nil {
+	for _, name := range r.assetNames {
+		if err := out.WriteFile(AssetsDir+name, r.assets[name]); err != nil {
 			return err
 		}
 	}
@@ -241,31 +224,12 @@ func (r *renderer) writePage(out interface {
 	return out.WriteFile(siteinfo.FileOf(sitePath), data)
 }
 
-// parallel runs fn(i) for i in [0, n) on every core, stopping early when
-// ctx is done or fn fails; it returns the first error by index, so that
-// the error reported does not depend on scheduling.
-func parallel(ctx context.Context, n int, fn func(i int) error) error {
+// forEach runs fn(i) for i in [0, n) on every core, stopping early when
+// ctx is done, and returns the first error by index, so that the error
+// reported does not depend on scheduling.
+func forEach(ctx context.Context, n int, fn func(i int) error) error {
 	errs := make([]error, n)
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(n, 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= n {
-					return
-				}
-				errs[i] = fn(i)
-			}
-		}()
-	}
-	wg.Wait()
+	parallel.For(ctx, n, 0, func(i int) { errs[i] = fn(i) })
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -77,7 +77,7 @@ type exampleView struct {
 // page is a group keyed by the skill's content key and the renderer's key,
 // so that an incremental build keeps the pages of unchanged skills.
 func (r *renderer) writeSkillPages(ctx context.Context, c *catalog.Catalog, out *output.Writer) error {
-	return parallel(ctx, len(c.Skills), func(i int) error {
+	return forEach(ctx, len(c.Skills), func(i int) error {
 		s := c.Skills[i]
 		key := ""
 		if s.Key != "" {
@@ -184,9 +184,6 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 					v.TOC = append(v.TOC, markdown.Heading{Level: 2, ID: h.ID, Text: h.Text})
 				}
 			}
-		}
-		if v.Type == "" && d.Type() != "" {
-			v.Type = d.Type()
 		}
 	}
 	if fm != nil {

@@ -14,11 +14,10 @@ import (
 )
 
 type zipEntry struct {
-	name    string
-	body    string
-	mode    fs.FileMode
-	method  uint16
-	rawSize uint64 // when set, a lying header size
+	name   string
+	body   string
+	mode   fs.FileMode
+	method uint16
 }
 
 func makeZip(t testing.TB, entries []zipEntry) []byte {

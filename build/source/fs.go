@@ -20,15 +20,6 @@ type listFS struct {
 	sizes map[string]int64
 }
 
-func (l *listFS) has(name string) bool {
-	if l.mem != nil {
-		_, ok := l.mem[name]
-		return ok
-	}
-	_, ok := l.disk[name]
-	return ok
-}
-
 func (l *listFS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
