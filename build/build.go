@@ -47,7 +47,9 @@ var writers = []Writer{site.Writer{}, index.Writer{}, api.Writer{}}
 
 // Result describes a finished build.
 type Result struct {
-	Catalog  *catalog.Catalog
+	Catalog *catalog.Catalog
+	// Site is the site settings the build used, "auto" ones decided.
+	Site     *siteinfo.Info
 	Files    int
 	Duration time.Duration
 	// Written and Kept count the files this build wrote and those it left
@@ -88,6 +90,9 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 			return &Result{Catalog: c, Duration: time.Since(start)}, ErrStrict
 		}
 	}
+	// "auto" settings depend on the catalog's size, known only now; a
+	// copy, so that serve's next build decides afresh.
+	site := opt.Site.ForCatalog(len(c.Skills))
 	out, err := output.Open(opt.Output, output.Options{Minify: !opt.NoMinify, Previous: opt.Previous})
 	if err != nil {
 		return nil, err
@@ -98,7 +103,7 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 			return nil, err
 		}
 		progress(w.Name())
-		if err := w.Write(ctx, c, out, opt.Site); err != nil {
+		if err := w.Write(ctx, c, out, site); err != nil {
 			out.Abort()
 			return nil, fmt.Errorf("writing %s: %w", w.Name(), err)
 		}
@@ -112,5 +117,5 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	written, kept := out.Stats()
-	return &Result{Catalog: c, Files: files, Duration: time.Since(start), Written: written, Kept: kept, Manifest: out.Manifest()}, nil
+	return &Result{Catalog: c, Site: site, Files: files, Duration: time.Since(start), Written: written, Kept: kept, Manifest: out.Manifest()}, nil
 }

@@ -18,13 +18,18 @@ func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info) err
 		{ManifestPath, func() ([]byte, error) { return marshal(sessionManifest(entries, site)) }},
 		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }},
 		{AgentSkillsPath, func() ([]byte, error) { return agentSkillsIndex(out, entries, site) }},
-		{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }},
 		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }},
 		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }},
 		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }},
 		{LLMSPath, func() ([]byte, error) { return llmsTxt(entries, site), nil }},
 		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }},
 		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site)) }},
+	}
+	if site.PublishesLegacyDiscovery() {
+		files = append(files, struct {
+			path string
+			make func() ([]byte, error)
+		}{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }})
 	}
 	for _, f := range files {
 		b, err := f.make()

@@ -55,7 +55,7 @@ type urls struct {
 	Markdown string `json:"markdown"`
 	SkillMD  string `json:"skill_md,omitempty"`
 	Archive  string `json:"archive,omitempty"`
-	Paths    string `json:"paths"`
+	Paths    string `json:"paths,omitempty"`
 	Schema   string `json:"usk_schema,omitempty"`
 }
 
@@ -95,7 +95,9 @@ func newEntry(s *catalog.Skill, site *siteinfo.Info) *entry {
 		Page:     site.URL(siteinfo.SkillPage(e.name)),
 		JSON:     site.URL(siteinfo.APISkill(e.name)),
 		Markdown: site.URL(siteinfo.SkillMarkdown(e.name)),
-		Paths:    site.URL(siteinfo.APIPaths(e.name)),
+	}
+	if s.Doc != nil && site.PublishesPaths() {
+		e.urls.Paths = site.URL(siteinfo.APIPaths(e.name))
 	}
 	if e.hasSkillMD {
 		e.urls.SkillMD = site.URL(siteinfo.SkillFile(e.name, "SKILL.md"))

@@ -541,7 +541,8 @@ not the twin
 }
 
 // TestQueryPathsPolicy: siteinfo.QueryPaths trades per-path files for a
-// smaller site; paths.json lists exactly the files written.
+// smaller site; paths.json lists exactly the files written, and none is
+// written (nor linked) when no path gets a file.
 func TestQueryPathsPolicy(t *testing.T) {
 	src := testutil.WriteTxtar(t, t.TempDir(), catalogTxtar)
 	for _, tc := range []struct {
@@ -551,6 +552,8 @@ func TestQueryPathsPolicy(t *testing.T) {
 		{siteinfo.QueryPathsAll, true, true},
 		{siteinfo.QueryPathsSections, false, true},
 		{siteinfo.QueryPathsNone, false, false},
+		{siteinfo.QueryPathsAuto, true, true}, // a small catalog: all
+		{"", true, true},
 	} {
 		t.Run(tc.policy, func(t *testing.T) {
 			info, err := siteinfo.New("Test skills", "/")
@@ -566,6 +569,20 @@ func TestQueryPathsPolicy(t *testing.T) {
 			}
 			var sawDotted, sawTop bool
 			for _, s := range res.Catalog.Skills {
+				if !exists(dir, siteinfo.APISkill(s.Name)) {
+					t.Errorf("%s: no document", s.Name)
+				}
+				page := string(read(t, dir, siteinfo.FileOf(siteinfo.SkillPage(s.Name))))
+				linked := strings.Contains(page, siteinfo.APIPaths(s.Name))
+				if !tc.top {
+					if exists(dir, siteinfo.APIPaths(s.Name)) || linked {
+						t.Errorf("%s: paths.json written or linked with no path published", s.Name)
+					}
+					continue
+				}
+				if !linked {
+					t.Errorf("%s: the page does not link paths.json", s.Name)
+				}
 				var list struct {
 					Paths []struct{ Path, File string }
 				}
@@ -582,12 +599,49 @@ func TestQueryPathsPolicy(t *testing.T) {
 						sawTop = true
 					}
 				}
-				if !exists(dir, siteinfo.APISkill(s.Name)) {
-					t.Errorf("%s: no document", s.Name)
-				}
 			}
 			if sawDotted != tc.dotted || sawTop != tc.top {
 				t.Errorf("dotted paths %v, sections %v; want %v, %v", sawDotted, sawTop, tc.dotted, tc.top)
+			}
+		})
+	}
+}
+
+// TestLegacyDiscoveryPolicy: the v0.1 index and its SKILL.md copies come
+// and go together, and the OpenAPI description lists the index only when
+// it is there.
+func TestLegacyDiscoveryPolicy(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), catalogTxtar)
+	for _, tc := range []struct {
+		setting string
+		want    bool
+	}{{"true", true}, {"false", false}, {"auto", true}, {"", true}} {
+		t.Run(tc.setting, func(t *testing.T) {
+			info, err := siteinfo.New("Test skills", "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			info.LegacyDiscovery = tc.setting
+			dir := filepath.Join(t.TempDir(), "public")
+			opt := build.Options{LoadOptions: build.LoadOptions{Sources: []string{src}}, Output: dir, Site: info}
+			res, err := build.Build(context.Background(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := exists(dir, api.LegacySkillsPath); got != tc.want {
+				t.Errorf("%s written: %v, want %v", api.LegacySkillsPath, got, tc.want)
+			}
+			copies := 0
+			for _, s := range res.Catalog.Skills {
+				if exists(dir, ".well-known/skills/"+s.Name+"/SKILL.md") {
+					copies++
+				}
+			}
+			if (copies > 0) != tc.want {
+				t.Errorf("%d SKILL.md copies under .well-known/skills/, want them: %v", copies, tc.want)
+			}
+			if got := strings.Contains(string(read(t, dir, api.OpenAPIPath)), api.LegacySkillsPath); got != tc.want {
+				t.Errorf("openapi.json lists %s: %v, want %v", api.LegacySkillsPath, got, tc.want)
 			}
 		})
 	}

@@ -33,8 +33,13 @@ func summary(entries []*entry, site *siteinfo.Info) string {
 func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n\n> %s\n\n", oneLine(site.Title), summary(entries, site))
-	b.WriteString("Every skill below links to its page as Markdown. Query a skill's UASP document without downloading it whole: " +
-		"api/v1/skills/NAME/paths.json lists the static answers, one JSON file per path (NAME:PATH is api/v1/skills/NAME/PATH.json).\n\n")
+	b.WriteString("Every skill below links to its page as Markdown. ")
+	if site.PublishesPaths() {
+		b.WriteString("Query a skill's UASP document without downloading it whole: " +
+			"api/v1/skills/NAME/paths.json lists the static answers, one JSON file per path (NAME:PATH is api/v1/skills/NAME/PATH.json).\n\n")
+	} else {
+		b.WriteString("A skill's whole UASP document, every query path's answer in it, is api/v1/skills/NAME.json.\n\n")
+	}
 	b.WriteString("## Skills\n\n")
 	for _, e := range entries {
 		fmt.Fprintf(&b, "- [%s](%s)", linkText.Replace(e.name), linkURL.Replace(e.urls.Markdown))

@@ -57,6 +57,13 @@ func openAPI(site *siteinfo.Info) obj {
 		p(LLMSFullPath):                  get("llmsFullTxt", "Every skill's Markdown in one file.", nil, typed("llms-full.txt.", "text/plain")),
 		p(SkillsCatalogPath):             get("skillsCatalog", "The catalog as SkillBag SKILLS.md lines: name: description.", nil, typed("SKILLS.md.", "text/markdown")),
 	}
+	if !site.PublishesPaths() {
+		delete(paths, "/api/v1/skills/{name}/paths.json")
+		delete(paths, "/api/v1/skills/{name}/{file}")
+	}
+	if !site.PublishesLegacyDiscovery() {
+		delete(paths, p(LegacySkillsPath))
+	}
 	answer := obj{
 		"type":     "object",
 		"required": []string{"skill", "path", "found"},

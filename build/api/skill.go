@@ -49,8 +49,10 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info) error {
 			}
 		}
 		// Clients of the v0.1 discovery index fetch .well-known/skills/NAME/SKILL.md.
-		if err := g.WriteRaw(legacySkillMD(e.name), s.Source); err != nil {
-			return err
+		if site.PublishesLegacyDiscovery() {
+			if err := g.WriteRaw(legacySkillMD(e.name), s.Source); err != nil {
+				return err
+			}
 		}
 	}
 	if e.docArchive {
@@ -153,6 +155,9 @@ func writeDocument(g *output.Group, e *entry, site *siteinfo.Info) error {
 	}
 	if err := g.WriteRaw(siteinfo.APISkill(e.name), b); err != nil {
 		return err
+	}
+	if !site.PublishesPaths() {
+		return nil
 	}
 	type pathFile struct {
 		Path string `json:"path"`

@@ -117,7 +117,7 @@ var pageFiles = []string{"home.html", "skill.html", "taxonomy.html", "term.html"
 func newRenderer(site *siteinfo.Info) (*renderer, error) {
 	r := &renderer{site: site, pages: map[string]*template.Template{}}
 	digest := sha256.New()
-	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00", site.Title, site.Description, site.Base, site.Repository)
+	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00%s\x00", site.Title, site.Description, site.Base, site.Repository, site.QueryPaths)
 	v := &siteView{
 		info: site, Title: site.Title, Description: site.Description, Base: site.Base.Path,
 		Repository: safeHTTPURL(site.Repository), CSP: CSP, assets: map[string]string{},

@@ -211,11 +211,11 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 	v.Diagnostics = diagViews(s.Diagnostics)
 	v.Install = installSnippet(site, s.Name)
 	v.Facts = r.facts(s)
-	v.Endpoints = []endpoint{
-		{"UASP document (JSON)", site.Link(siteinfo.APISkill(s.Name))},
-		{"Query paths", site.Link(siteinfo.APIPaths(s.Name))},
-		{"This page as Markdown", site.Link(siteinfo.SkillMarkdown(s.Name))},
+	v.Endpoints = []endpoint{{"UASP document (JSON)", site.Link(siteinfo.APISkill(s.Name))}}
+	if s.Doc != nil && site.PublishesPaths() {
+		v.Endpoints = append(v.Endpoints, endpoint{"Query paths", site.Link(siteinfo.APIPaths(s.Name))})
 	}
+	v.Endpoints = append(v.Endpoints, endpoint{"This page as Markdown", site.Link(siteinfo.SkillMarkdown(s.Name))})
 	if s.SkillFile != "" {
 		v.Endpoints = append(v.Endpoints, endpoint{"SKILL.md source", site.Link(siteinfo.PublishedFile(s.Name, s.SkillFile))})
 	}

@@ -26,12 +26,17 @@ type Info struct {
 	// snippets and "edit" links.
 	Repository string
 	// QueryPaths says which UASP query paths get a static answer file
-	// (api/v1/skills/NAME/PATH.json): QueryPathsAll (the default),
-	// QueryPathsSections or QueryPathsNone. A catalog of tens of thousands
-	// of skills trades per-path files, about 15 a skill, for a smaller
-	// site; paths without a file are still answered by skilldex query
-	// --site, and every answer is in api/v1/skills/NAME.json.
+	// (api/v1/skills/NAME/PATH.json): QueryPathsAll, QueryPathsSections,
+	// QueryPathsNone, or QueryPathsAuto ("" too), which ForCatalog turns
+	// into all or none by the catalog's size. Paths without a file are
+	// still answered by skilldex query --site, and every answer is in
+	// api/v1/skills/NAME.json.
 	QueryPaths string
+	// LegacyDiscovery says whether the site carries the v0.1 discovery
+	// index (.well-known/skills/index.json) and the copy of each SKILL.md
+	// its clients fetch (.well-known/skills/NAME/SKILL.md): "true",
+	// "false", or "auto" ("" too), which ForCatalog decides by size.
+	LegacyDiscovery string
 	// Date stands in for the dates the sources do not give (an Atom entry
 	// needs one): SOURCE_DATE_EPOCH when set, else the Unix epoch, so
 	// that the output never depends on when it was built.
@@ -43,7 +48,34 @@ const (
 	QueryPathsAll      = "all"      // every path the document has
 	QueryPathsSections = "sections" // top-level sections only (commands, constraints, ...)
 	QueryPathsNone     = "none"     // no per-path file
+	QueryPathsAuto     = "auto"     // all up to LargeCatalog skills, none beyond
 )
+
+// LargeCatalog is the number of published skills past which the "auto"
+// settings leave out the optional files that cost one or more files per
+// skill: per-path answers (about 15 a skill) and the v0.1 discovery
+// copies. Creating a file costs tens of microseconds of kernel time on a
+// typical CI disk, a Pages deployment has a size limit, and agents get
+// every answer from api/v1/skills/NAME.json and every SKILL.md from the
+// v0.2.0 discovery index; a small catalog keeps them all.
+const LargeCatalog = 1000
+
+// ForCatalog returns a copy of i with its "auto" settings decided for a
+// catalog of n published skills.
+func (i *Info) ForCatalog(n int) *Info {
+	c := *i
+	large := n > LargeCatalog
+	if c.QueryPaths == "" || c.QueryPaths == QueryPathsAuto {
+		c.QueryPaths = QueryPathsAll
+		if large {
+			c.QueryPaths = QueryPathsNone
+		}
+	}
+	if c.LegacyDiscovery == "" || c.LegacyDiscovery == "auto" {
+		c.LegacyDiscovery = strconv.FormatBool(!large)
+	}
+	return &c
+}
 
 // PublishesPath reports whether the query path p gets a static file.
 func (i *Info) PublishesPath(p string) bool {
@@ -55,6 +87,15 @@ func (i *Info) PublishesPath(p string) bool {
 	}
 	return true
 }
+
+// PublishesPaths reports whether any query path gets a static file, and so
+// whether a skill has api/v1/skills/NAME/paths.json.
+func (i *Info) PublishesPaths() bool { return i.QueryPaths != QueryPathsNone }
+
+// PublishesLegacyDiscovery reports whether the site carries the v0.1
+// discovery index and its SKILL.md copies; "auto" (undecided) counts as
+// yes.
+func (i *Info) PublishesLegacyDiscovery() bool { return i.LegacyDiscovery != "false" }
 
 // SourceDate returns the time SOURCE_DATE_EPOCH gives (the reproducible
 // builds convention: seconds since the Unix epoch), or the epoch itself.

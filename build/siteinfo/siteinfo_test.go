@@ -41,3 +41,34 @@ func TestSlug(t *testing.T) {
 		}
 	}
 }
+
+func TestForCatalog(t *testing.T) {
+	for _, tc := range []struct {
+		paths, legacy string
+		skills        int
+		wantPaths     string
+		wantLegacy    bool
+	}{
+		{"", "", 1, QueryPathsAll, true},
+		{"", "", LargeCatalog, QueryPathsAll, true},
+		{"", "", LargeCatalog + 1, QueryPathsNone, false},
+		{QueryPathsAuto, "auto", LargeCatalog + 1, QueryPathsNone, false},
+		{QueryPathsAll, "true", 100000, QueryPathsAll, true},
+		{QueryPathsSections, "false", 3, QueryPathsSections, false},
+		{QueryPathsNone, "", 3, QueryPathsNone, true},
+	} {
+		i, err := New("", "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		i.QueryPaths, i.LegacyDiscovery = tc.paths, tc.legacy
+		got := i.ForCatalog(tc.skills)
+		if got.QueryPaths != tc.wantPaths || got.PublishesLegacyDiscovery() != tc.wantLegacy {
+			t.Errorf("paths %q legacy %q, %d skills: got %q, %v; want %q, %v", tc.paths, tc.legacy, tc.skills,
+				got.QueryPaths, got.PublishesLegacyDiscovery(), tc.wantPaths, tc.wantLegacy)
+		}
+		if i.QueryPaths != tc.paths || i.LegacyDiscovery != tc.legacy {
+			t.Errorf("ForCatalog changed its receiver")
+		}
+	}
+}

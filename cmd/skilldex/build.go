@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -152,6 +153,7 @@ func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) 
 	info.Description = cfg.Description
 	info.Repository = cfg.Repository
 	info.QueryPaths = cfg.API.Paths
+	info.LegacyDiscovery = cfg.Discovery.Legacy
 	p.opt = build.Options{LoadOptions: lo, Output: output, Site: info, NoMinify: f.noMinify}
 	return p, nil
 }
@@ -213,7 +215,7 @@ anything warns (nothing is written); 2 on usage or I/O failure.`,
 				return failure(err)
 			}
 			if !f.quiet {
-				printSummary(stderr, res, p.opt.Output)
+				printSummary(stderr, res, p.opt.Output, p.opt.Site)
 			}
 			return codeErr(findingsCode(res.Catalog, p.opt.Strict))
 		},
@@ -260,9 +262,35 @@ func printFindings(w io.Writer, c *catalog.Catalog, quiet, strict bool) {
 	}
 }
 
-func printSummary(w io.Writer, res *build.Result, output string) {
+func printSummary(w io.Writer, res *build.Result, output string, requested *siteinfo.Info) {
 	fmt.Fprintf(w, "%s\npublished %d skills to %s: %d files in %s\n", report.SummaryLine(res.Catalog.Summarize()),
 		len(res.Catalog.Skills), output, res.Files, res.Duration.Round(time.Millisecond))
+	if note := largeCatalogNote(requested, res); note != "" {
+		fmt.Fprintln(w, note)
+	}
+}
+
+// largeCatalogNote says which optional files the "auto" settings left out
+// of a large catalog, and how to have them, so that nobody wonders where
+// they went.
+func largeCatalogNote(requested *siteinfo.Info, res *build.Result) string {
+	if res.Site == nil || requested == nil || len(res.Catalog.Skills) <= siteinfo.LargeCatalog {
+		return ""
+	}
+	var left, keys []string
+	if res.Site.QueryPaths == siteinfo.QueryPathsNone && requested.QueryPaths != siteinfo.QueryPathsNone {
+		left = append(left, "per-path query answers")
+		keys = append(keys, "api.paths: all")
+	}
+	if !res.Site.PublishesLegacyDiscovery() && requested.LegacyDiscovery != "false" {
+		left = append(left, "the v0.1 discovery copies")
+		keys = append(keys, "discovery.legacy: true")
+	}
+	if len(left) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("over %d skills: left out %s (set %s in %s to publish them)",
+		siteinfo.LargeCatalog, strings.Join(left, " and "), strings.Join(keys, " and "), ConfigFile)
 }
 
 // progress reports build stages: on a terminal, one line rewritten in

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
@@ -95,6 +98,15 @@ sourcs: [x]
 -- badpaths/skilldex.yaml --
 api:
   paths: some
+-- badlegacy/skilldex.yaml --
+discovery:
+  legacy: maybe
+-- settings/skilldex.yaml --
+sources: [../ok]
+api:
+  paths: none
+discovery:
+  legacy: false
 `)
 	// Sources and output are relative to the config file, not the
 	// working folder.
@@ -113,14 +125,54 @@ api:
 	if code, _, stderr := runCLI(t, "build", "-o", filepath.Join(t.TempDir(), "cwd")); code != exitOK || !strings.Contains(stderr, "published 1 skills") {
 		t.Errorf("skilldex.yaml in the working folder: exit %d, %s", code, stderr)
 	}
+	// api.paths and discovery.legacy take effect; YAML's false is
+	// accepted where the setting also takes "auto".
+	out := filepath.Join(t.TempDir(), "settings")
+	if code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, "settings", "skilldex.yaml"), "-o", out); code != exitOK {
+		t.Errorf("settings: exit %d, %s", code, stderr)
+	}
+	if exists(filepath.Join(out, ".well-known", "skills", "index.json")) {
+		t.Error("discovery.legacy: false still wrote the v0.1 index")
+	}
+	if m, _ := filepath.Glob(filepath.Join(out, "api", "v1", "skills", "*", "paths.json")); len(m) > 0 {
+		t.Errorf("api.paths: none still wrote %s", m[0])
+	}
 	for file, want := range map[string]string{
-		"typo":     "line 2: key sourcs is not a known key",
-		"badpaths": `api.paths is "some"`,
-		"missing":  "no such file",
+		"typo":      "line 2: key sourcs is not a known key",
+		"badpaths":  `api.paths is "some"`,
+		"badlegacy": `discovery.legacy is "maybe"`,
+		"missing":   "no such file",
 	} {
 		code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, file, "skilldex.yaml"))
 		if code != exitFailure || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, stderr %q, want %q", file, code, stderr, want)
+		}
+	}
+}
+
+func TestLargeCatalogNote(t *testing.T) {
+	many := &catalog.Catalog{Skills: make([]*catalog.Skill, siteinfo.LargeCatalog+1)}
+	few := &catalog.Catalog{Skills: make([]*catalog.Skill, 3)}
+	info := func(paths, legacy string) *siteinfo.Info {
+		i, _ := siteinfo.New("", "/")
+		i.QueryPaths, i.LegacyDiscovery = paths, legacy
+		return i
+	}
+	for _, tc := range []struct {
+		name      string
+		requested *siteinfo.Info
+		c         *catalog.Catalog
+		want      string // "" for no note
+	}{
+		{"auto, large", info("", ""), many, "left out per-path query answers and the v0.1 discovery copies"},
+		{"auto, small", info("", ""), few, ""},
+		{"chosen none", info("none", "false"), many, ""},
+		{"paths kept", info("all", ""), many, "left out the v0.1 discovery copies (set discovery.legacy: true"},
+	} {
+		res := &build.Result{Catalog: tc.c, Site: tc.requested.ForCatalog(len(tc.c.Skills))}
+		got := largeCatalogNote(tc.requested, res)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: note %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -27,9 +27,16 @@ type config struct {
 	Strict      bool     `yaml:"strict"`
 	API         struct {
 		// Paths is which UASP query paths get a static file: all,
-		// sections, or none.
+		// sections, none, or auto (all up to siteinfo.LargeCatalog
+		// skills, none beyond).
 		Paths string `yaml:"paths"`
 	} `yaml:"api"`
+	Discovery struct {
+		// Legacy is whether the v0.1 discovery index and its SKILL.md
+		// copies are published: true, false, or auto (true up to
+		// siteinfo.LargeCatalog skills).
+		Legacy string `yaml:"legacy"`
+	} `yaml:"discovery"`
 
 	// dir is the folder holding the file: sources and output are relative
 	// to it, so a build gives the same site from any working folder.
@@ -56,12 +63,17 @@ func loadConfig(path string) (*config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %v (the keys are title, description, base_url, repository, sources, output, strict, api.paths)", path, yamlMessage(err))
+		return nil, fmt.Errorf("%s: %v (the keys are title, description, base_url, repository, sources, output, strict, api.paths, discovery.legacy)", path, yamlMessage(err))
 	}
 	switch c.API.Paths {
-	case "", "all", "sections", "none":
+	case "", "auto", "all", "sections", "none":
 	default:
-		return nil, fmt.Errorf("%s: api.paths is %q; want all, sections or none", path, c.API.Paths)
+		return nil, fmt.Errorf("%s: api.paths is %q; want auto, all, sections or none", path, c.API.Paths)
+	}
+	switch c.Discovery.Legacy {
+	case "", "auto", "true", "false":
+	default:
+		return nil, fmt.Errorf("%s: discovery.legacy is %q; want auto, true or false", path, c.Discovery.Legacy)
 	}
 	c.path = path
 	c.dir = filepath.Dir(path)

@@ -61,7 +61,7 @@ config file and flags work as for build.`,
 			if err != nil {
 				return failure(fmt.Errorf("first build: %w", err))
 			}
-			printSummary(stderr, res, p.opt.Output)
+			printSummary(stderr, res, p.opt.Output, p.opt.Site)
 			// Later builds are incremental: only what changed is rendered
 			// and written.
 			p.opt.Previous = res.Manifest
