@@ -8,6 +8,7 @@ import (
 
 	"github.com/skilldex/skilldex/build/api"
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/site"
 	"github.com/skilldex/skilldex/build/siteinfo"
@@ -38,7 +39,9 @@ type Options struct {
 type Writer interface {
 	// Name is the stage name shown in progress ("pages", "api", "search").
 	Name() string
-	Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info) error
+	// m holds what the writer worked out in the previous build of the
+	// same Cache, for it to reuse; nil in a one-off build.
+	Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) error
 }
 
 // writers are the parts of a site, in the order they are written. Each
@@ -103,7 +106,7 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 			return nil, err
 		}
 		progress(w.Name())
-		if err := w.Write(ctx, c, out, site); err != nil {
+		if err := w.Write(ctx, c, out, site, opt.Cache.writers()); err != nil {
 			out.Abort()
 			return nil, fmt.Errorf("writing %s: %w", w.Name(), err)
 		}
@@ -116,6 +119,7 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if err := out.Commit(); err != nil {
 		return nil, err
 	}
+	opt.Cache.writers().Sweep()
 	written, kept := out.Stats()
 	return &Result{Catalog: c, Site: site, Files: files, Duration: time.Since(start), Written: written, Kept: kept, Manifest: out.Manifest()}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/build/uasp"
@@ -25,6 +26,9 @@ import (
 // A Cache is safe for concurrent use. It keeps only the entries the latest
 // Load used, so it does not grow as files are edited.
 type Cache struct {
+	// memo is what the site's writers keep between builds (see Writer).
+	memo *memo.Memo
+
 	mu      sync.Mutex
 	entries map[[32]byte]*cached
 	next    map[[32]byte]*cached
@@ -40,7 +44,16 @@ type cached struct {
 
 // NewCache returns an empty cache.
 func NewCache() *Cache {
-	return &Cache{entries: map[[32]byte]*cached{}}
+	return &Cache{entries: map[[32]byte]*cached{}, memo: memo.New()}
+}
+
+// writers returns the writers' memo; nil (remember nothing) without a
+// cache.
+func (c *Cache) writers() *memo.Memo {
+	if c == nil {
+		return nil
+	}
+	return c.memo
 }
 
 // Stats returns how many skills the latest Load took from the cache and how

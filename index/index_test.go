@@ -97,7 +97,7 @@ func TestScoring(t *testing.T) {
 	}
 	var name, body [len(fields)]uint16
 	name[0], body[len(fields)-1] = 1, 3
-	lens := [len(fields)]int{3, 20, 2, 2, 1, 1, 3, 6, 800}
+	lens := [len(fields)]int32{3, 20, 2, 2, 1, 1, 3, 6, 800}
 	if sc.weight(&name, &lens) <= 3*sc.weight(&body, &lens) {
 		t.Errorf("name %v, body %v", sc.weight(&name, &lens), sc.weight(&body, &lens))
 	}

@@ -2,13 +2,16 @@ package index_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/index"
 	"github.com/skilldex/skilldex/internal/catalogen"
 	"github.com/skilldex/skilldex/internal/testutil"
@@ -72,7 +75,7 @@ func TestSearchIntegration(t *testing.T) {
 	src := testutil.WriteTxtar(t, t.TempDir(), catalogTxtar)
 	site := buildSite(t, filepath.Join(t.TempDir(), "public"), src)
 
-	for _, p := range []string{"search/manifest.json", "search/t/0.json", "search/c/0.json", "search/bleve/index_meta.json", "search/bleve/store/root.bolt", "search/bleve/store/000000000002.zap", "search/bleve.zip"} {
+	for _, p := range []string{"search/manifest.json", "search/t/0.json", "search/c/0.json", "search/bleve/index_meta.json", "search/bleve/store/root.bolt", "search/bleve/store/000000000000.zap", "search/bleve.zip"} {
 		if _, err := os.Stat(filepath.Join(site, p)); err != nil {
 			t.Errorf("missing %s", p)
 		}
@@ -183,10 +186,10 @@ func readFiles(t *testing.T, dir string) map[string][]byte {
 
 // TestSearchDeterministic builds the same catalog twice and compares every
 // byte under search/, the bleve index and its archive included. The
-// catalog is large enough for the bleve index to be built from several
-// segments and merged.
+// catalog is large enough for the bleve index to have many segments,
+// built in parallel.
 func TestSearchDeterministic(t *testing.T) {
-	n := 2100 // past segmentDocs (2000): two segments, merged
+	n := 2100
 	if testing.Short() {
 		n = 300
 	}
@@ -204,9 +207,83 @@ func TestSearchDeterministic(t *testing.T) {
 			t.Errorf("search/%s differs between two builds", p)
 		}
 	}
-	for _, p := range []string{"bleve/store/root.bolt", "bleve/store/000000000002.zap", "bleve.zip", "manifest.json"} {
+	for _, p := range []string{"bleve/store/root.bolt", "bleve/store/000000000000.zap", "bleve.zip", "manifest.json"} {
 		if _, ok := a[p]; !ok {
 			t.Errorf("no search/%s", p)
+		}
+	}
+}
+
+// TestChunksAreLocal: adding or removing a name moves no chunk boundary
+// but those around it, so an edit rebuilds few bleve segments.
+func TestChunksAreLocal(t *testing.T) {
+	var names []string
+	for i := range 3000 {
+		names = append(names, fmt.Sprintf("skill-%05d", i))
+	}
+	bounds := func(names []string) map[string]bool {
+		out := map[string]bool{}
+		for _, c := range index.ChunkOf(names) {
+			out[names[c[1]-1]] = true // chunks are known by their last name
+		}
+		return out
+	}
+	before := bounds(names)
+	if len(before) < 10 {
+		t.Fatalf("%d chunks for 3,000 names; want more than 10", len(before))
+	}
+	after := bounds(slices.Delete(slices.Clone(names), 1500, 1501))
+	changed := 0
+	for last := range before {
+		if !after[last] {
+			changed++
+		}
+	}
+	if changed > 1 {
+		t.Errorf("removing one name changed %d chunk ends; want at most 1", changed)
+	}
+}
+
+// TestRebuildReusesSegments: with a cache (serve), a rebuild after one
+// skill changed builds one bleve segment, and its search files are those
+// of a clean build.
+func TestRebuildReusesSegments(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "catalog")
+	if err := catalogen.Generate(src, 400, 4); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "site")
+	opt := build.Options{LoadOptions: build.LoadOptions{Sources: []string{src}, Cache: build.NewCache()}, Output: out}
+	res, err := build.Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := index.SegmentsBuilt.Load()
+	entries, _ := os.ReadDir(src)
+	edit := filepath.Join(src, entries[len(entries)/2].Name(), "SKILL.md")
+	b, err := os.ReadFile(edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(edit, append(b, "\nNever deploy on a Friday without a rollback plan.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opt.Previous = res.Manifest
+	before := index.SegmentsBuilt.Load()
+	if _, err := build.Build(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	if n := index.SegmentsBuilt.Load() - before; n != 1 {
+		t.Errorf("the rebuild built %d segments (the first build %d); want 1", n, first)
+	}
+	clean := readFiles(t, filepath.Join(buildSite(t, filepath.Join(t.TempDir(), "clean"), src), "search"))
+	inc := readFiles(t, filepath.Join(out, "search"))
+	if len(clean) != len(inc) {
+		t.Fatalf("%d search files, a clean build %d", len(inc), len(clean))
+	}
+	for p, data := range clean {
+		if !bytes.Equal(data, inc[p]) {
+			t.Errorf("search/%s differs from a clean build", p)
 		}
 	}
 }

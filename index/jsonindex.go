@@ -107,20 +107,21 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
-// buildJSON returns the files of the JSON index for docs (in name order).
-func buildJSON(docs []*document, facets []facet, page string) []jsonFile {
-	terms, postings := invert(docs)
+// buildJSON returns the files of the JSON index for the records (in name
+// order).
+func buildJSON(recs []*record, facets []facet, page string) []jsonFile {
+	terms, postings := invert(recs)
 	var files []jsonFile
-	shards, shardFiles := writeShards(terms, postings, len(docs))
+	shards, shardFiles := writeShards(terms, postings, len(recs))
 	files = append(files, shardFiles...)
-	files = append(files, prefixFiles(terms, postings, shards, len(docs))...)
-	files = append(files, cardFiles(docs)...)
+	files = append(files, prefixFiles(terms, postings, shards, len(recs))...)
+	files = append(files, cardFiles(recs)...)
 	facetInfos, facetFiles := writeFacets(facets)
 	files = append(files, facetFiles...)
 
 	m := Manifest{
 		Version: formatVersion,
-		Count:   len(docs),
+		Count:   len(recs),
 		QMax:    round6(math.Log1p(maxWeight())),
 		Head:    headSize,
 		Span:    prefixSpan,
@@ -360,12 +361,12 @@ func card(d *document) []any {
 	return []any{d.Name, desc, d.Format, d.Status, d.Type, tags}
 }
 
-func cardFiles(docs []*document) []jsonFile {
+func cardFiles(recs []*record) []jsonFile {
 	var files []jsonFile
-	for i := 0; i < len(docs); i += cardsPerFile {
+	for i := 0; i < len(recs); i += cardsPerFile {
 		var cards [][]any
-		for _, d := range docs[i:min(i+cardsPerFile, len(docs))] {
-			cards = append(cards, card(d))
+		for _, r := range recs[i:min(i+cardsPerFile, len(recs))] {
+			cards = append(cards, card(r.doc))
 		}
 		files = append(files, jsonFile{"c/" + strconv.Itoa(i/cardsPerFile) + ".json", mustJSON(cards)})
 	}

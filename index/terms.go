@@ -11,42 +11,6 @@ import (
 // BM25 saturation; length normalisation is per field (field.b).
 const k1 = 1.2
 
-// termStats are one document's terms: tf[f] is the count in field f.
-type termStats struct {
-	terms []string // sorted, unique
-	tf    [][len(fields)]uint16
-	lens  [len(fields)]int
-}
-
-func analyzeDoc(d *document) *termStats {
-	counts := map[string]*[len(fields)]uint16{}
-	st := &termStats{}
-	for f, text := range d.texts() {
-		toks := Tokens(text)
-		st.lens[f] = len(toks)
-		for _, t := range toks {
-			c := counts[t]
-			if c == nil {
-				c = new([len(fields)]uint16)
-				counts[t] = c
-			}
-			if c[f] < math.MaxUint16 {
-				c[f]++
-			}
-		}
-	}
-	st.terms = make([]string, 0, len(counts))
-	for t := range counts {
-		st.terms = append(st.terms, t)
-	}
-	slices.SortFunc(st.terms, compareUTF16)
-	st.tf = make([][len(fields)]uint16, len(st.terms))
-	for i, t := range st.terms {
-		st.tf[i] = *counts[t]
-	}
-	return st
-}
-
 // scorer turns field term frequencies into a term's weight in a document:
 // the sum over fields of weight × BM25 saturation with the field's length
 // normalisation (the per-field BM25 that bleve computes for each field of
@@ -55,20 +19,20 @@ type scorer struct {
 	avg [len(fields)]float64
 }
 
-func newScorer(stats []*termStats) *scorer {
+func newScorer(recs []*record) *scorer {
 	s := &scorer{}
-	for _, st := range stats {
-		for f, n := range st.lens {
+	for _, r := range recs {
+		for f, n := range r.lens {
 			s.avg[f] += float64(n)
 		}
 	}
 	for f := range s.avg {
-		s.avg[f] = max(s.avg[f]/float64(max(len(stats), 1)), 1)
+		s.avg[f] = max(s.avg[f]/float64(max(len(recs), 1)), 1)
 	}
 	return s
 }
 
-func (s *scorer) weight(tf *[len(fields)]uint16, lens *[len(fields)]int) float64 {
+func (s *scorer) weight(tf *[len(fields)]uint16, lens *[len(fields)]int32) float64 {
 	w := 0.0
 	for f, n := range tf {
 		if n == 0 {
@@ -116,48 +80,64 @@ type posting struct {
 	q   uint8
 }
 
-// invert analyses every document (in parallel; the result does not depend
-// on the parallelism) and returns the sorted terms and their postings,
-// each list in document order.
-func invert(docs []*document) (terms []string, postings [][]posting) {
-	stats := make([]*termStats, len(docs))
-	parallel.For(context.Background(), len(docs), 0, func(i int) { stats[i] = analyzeDoc(docs[i]) })
-	sc := newScorer(stats)
-	qs := make([][]uint8, len(docs))
-	parallel.For(context.Background(), len(docs), 0, func(i int) {
-		st := stats[i]
-		q := make([]uint8, len(st.terms))
-		for j := range st.terms {
-			q[j] = quantize(sc.weight(&st.tf[j], &st.lens))
+// invert returns the sorted terms of the records and their postings, each
+// list in document order. The impacts are computed in parallel; the result
+// does not depend on the parallelism.
+func invert(recs []*record) (terms []string, postings [][]posting) {
+	if len(recs) == 0 {
+		return nil, nil
+	}
+	byID := recs[0].dict.snapshot()
+	sc := newScorer(recs)
+	qs := make([][]uint8, len(recs))
+	parallel.For(context.Background(), len(recs), 0, func(i int) {
+		r := recs[i]
+		q := make([]uint8, len(r.terms))
+		pos := 0
+		for j := range r.terms {
+			var tf [len(fields)]uint16
+			tf, pos = r.tf(j, pos)
+			q[j] = quantize(sc.weight(&tf, &r.lens))
 		}
 		qs[i] = q
-		st.tf = nil
 	})
-	ids := map[string]int{}
-	for i, st := range stats {
-		for j, t := range st.terms {
-			id, ok := ids[t]
-			if !ok {
-				id = len(terms)
-				ids[t] = id
-				terms = append(terms, t)
-				postings = append(postings, nil)
-			}
-			postings[id] = append(postings[id], posting{int32(i), qs[i][j]})
+	// Number the terms in use by their order, then lay every list out in
+	// one array: counting first, so that nothing grows.
+	df := make([]int32, len(byID))
+	for _, r := range recs {
+		for _, id := range r.terms {
+			df[id]++
 		}
-		stats[i], qs[i] = nil, nil
 	}
-	order := make([]int, len(terms))
-	for i := range order {
-		order[i] = i
+	var used []uint32
+	for id, n := range df {
+		if n > 0 {
+			used = append(used, uint32(id))
+		}
 	}
-	slices.SortFunc(order, func(a, b int) int { return compareUTF16(terms[a], terms[b]) })
-	sortedTerms := make([]string, len(terms))
-	sortedPostings := make([][]posting, len(terms))
-	for i, id := range order {
-		sortedTerms[i], sortedPostings[i] = terms[id], postings[id]
+	slices.SortFunc(used, func(a, b uint32) int { return compareUTF16(byID[a], byID[b]) })
+	rank := make([]int32, len(byID))
+	terms = make([]string, len(used))
+	postings = make([][]posting, len(used))
+	all := 0
+	for k, id := range used {
+		rank[id] = int32(k)
+		terms[k] = byID[id]
+		all += int(df[id])
 	}
-	return sortedTerms, sortedPostings
+	flat := make([]posting, all)
+	at := 0
+	for k, id := range used {
+		postings[k] = flat[at : at : at+int(df[id])]
+		at += int(df[id])
+	}
+	for i, r := range recs {
+		for j, id := range r.terms {
+			k := rank[id]
+			postings[k] = append(postings[k], posting{int32(i), qs[i][j]})
+		}
+	}
+	return terms, postings
 }
 
 // compareUTF16 orders strings as JavaScript compares them (by UTF-16 code

@@ -8,12 +8,14 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/parallel"
@@ -42,15 +44,23 @@ type Writer struct{}
 func (Writer) Name() string { return "search" }
 
 // Write writes the JSON index and the bleve index (folder and archive) of
-// the published skills.
-func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info) error {
-	docs := make([]*document, len(c.Skills))
-	parallel.For(ctx, len(docs), 0, func(i int) { docs[i] = newDocument(c.Skills[i]) })
+// the published skills. With a memo (serve), only the skills that changed
+// since the last build are analysed again, and only the bleve segments
+// holding them are rebuilt.
+func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) error {
+	recs := records(ctx, c, m)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	docs := make([]*document, len(recs))
+	for i, r := range recs {
+		docs[i] = r.doc
+	}
 	facets := computeFacets(docs)
 	if siteinfo.SkillPage("{name}") != pageTemplate {
 		return fmt.Errorf("search: skill pages moved to %s; update index.pageTemplate", siteinfo.SkillPage("{name}"))
 	}
-	for _, f := range buildJSON(docs, facets, pageTemplate) {
+	for _, f := range buildJSON(recs, facets, pageTemplate) {
 		if err := out.WriteRaw(Dir+f.path, f.data); err != nil {
 			return err
 		}
@@ -58,35 +68,113 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-
-	tmp, err := os.MkdirTemp("", "skilldex-bleve-")
+	files, err := bleveFiles(ctx, c, recs, facets, site, m)
 	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	ids := make([]string, len(docs))
-	bdocs := make([]*bleveDoc, len(docs))
-	perDoc := facetsByDoc(facets, len(docs))
-	for i, d := range docs {
-		ids[i] = d.Name
-		bdocs[i] = newBleveDoc(d, perDoc[i], site.URL(siteinfo.SkillPage(d.Name)))
-	}
-	built := filepath.Join(tmp, "index")
-	if err := writeBleve(built, ids, bdocs, tmp); err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
-	if err := copyTree(out, built, BleveDir); err != nil {
-		return err
+	for _, f := range files {
+		if err := out.WriteRaw(BleveDir+"/"+f.path, f.data); err != nil {
+			return err
+		}
 	}
 	zf, err := out.Create(BleveArchive)
 	if err != nil {
 		return err
 	}
-	if err := writeZip(zf, built, "bleve"); err != nil {
+	if err := writeZip(zf, files, "bleve"); err != nil {
 		zf.Close()
 		return err
 	}
 	return zf.Close()
+}
+
+// bleveFormat changes whenever the segments skilldex writes do (mapping,
+// document fields, zap version), so that serve never reuses an older
+// skilldex's segment.
+const bleveFormat = "bleve-1"
+
+// bleveFiles returns the files of the bleve index, sorted: index_meta.json,
+// store/root.bolt and a segment per chunk of documents, each taken from m
+// when its documents are unchanged, else built now (chunks in parallel).
+func bleveFiles(ctx context.Context, c *catalog.Catalog, recs []*record, facets []facet, site *siteinfo.Info, m *memo.Memo) ([]jsonFile, error) {
+	sh, err := indexShell()
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(recs))
+	for i, r := range recs {
+		names[i] = r.doc.Name
+	}
+	perDoc := facetsByDoc(facets, len(recs))
+	urls := make([]string, len(recs))
+	for i, name := range names {
+		urls[i] = site.URL(siteinfo.SkillPage(name))
+	}
+	chunks := chunkOf(names)
+	segs := make([][]byte, len(chunks))
+	errs := make([]error, len(chunks))
+	parallel.For(ctx, len(chunks), 0, func(k int) {
+		start, end := chunks[k][0], chunks[k][1]
+		key := segmentKeyOf(recs[start:end], perDoc[start:end], urls[start:end])
+		if seg, ok := memo.Lookup[[]byte](m, key); ok && key != "" {
+			segs[k] = seg
+			return
+		}
+		docs := make([]*bleveDoc, end-start)
+		for i := start; i < end; i++ {
+			docs[i-start] = newBleveDoc(newDocument(c.Skills[i]), perDoc[i], urls[i])
+		}
+		segs[k], errs[k] = buildSegment(sh.mapping, names[start:end], docs)
+		if errs[k] == nil && key != "" {
+			m.Put(key, segs[k])
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	tmp, err := os.MkdirTemp("", "skilldex-bleve-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	rootPath := filepath.Join(tmp, "root.bolt")
+	if err := writeRoot(rootPath, sh.root, len(segs)); err != nil {
+		return nil, err
+	}
+	root, err := os.ReadFile(rootPath)
+	if err != nil {
+		return nil, err
+	}
+	files := []jsonFile{{"index_meta.json", sh.meta}, {"store/root.bolt", root}}
+	for i, seg := range segs {
+		files = append(files, jsonFile{"store/" + segmentFile(i), seg})
+	}
+	return files, nil
+}
+
+// segmentKeyOf is the memo key of a chunk's segment: everything its
+// documents hold, as the records' keys (the skills' content) and what
+// bleve adds to them. "" when a skill has no key: never reused.
+func segmentKeyOf(recs []*record, perDoc []map[string][]string, urls []string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", bleveFormat)
+	for i, r := range recs {
+		if r.key == "" {
+			return ""
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00", r.key, urls[i])
+		for _, def := range facetDefs {
+			for _, v := range perDoc[i][def.id] {
+				fmt.Fprintf(h, "%s=%s\x00", def.id, v)
+			}
+		}
+	}
+	return bleveFormat + ":seg:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // facetsByDoc lists each document's facet values by facet id.
@@ -103,40 +191,4 @@ func facetsByDoc(facets []facet, n int) []map[string][]string {
 		}
 	}
 	return out
-}
-
-// copyTree writes the files under dir into the site under sitePath.
-func copyTree(out *output.Writer, dir, sitePath string) error {
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	slices.Sort(files)
-	for _, p := range files {
-		rel, _ := filepath.Rel(dir, p)
-		w, err := out.Create(sitePath + "/" + filepath.ToSlash(rel))
-		if err != nil {
-			return err
-		}
-		f, err := os.Open(p)
-		if err != nil {
-			w.Close()
-			return err
-		}
-		_, err = f.WriteTo(w)
-		f.Close()
-		if cerr := w.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/parallel"
@@ -46,7 +47,7 @@ func (Writer) Name() string { return "api" }
 // Write writes every published skill's files (in parallel, each skill as
 // an output group keyed by its content), then the catalog-wide files,
 // which digest what the groups wrote.
-func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info) error {
+func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) error {
 	entries := make([]*entry, len(c.Skills))
 	for i, s := range c.Skills {
 		entries[i] = newEntry(s, site)

@@ -1,0 +1,152 @@
+package index
+
+import (
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/memo"
+	"github.com/skilldex/skilldex/internal/parallel"
+)
+
+// A record is what the JSON index keeps of one skill: the skill's search
+// document without its body, and its analysed terms with their counts per
+// field. Records depend on the skill alone, so `skilldex serve` keeps them
+// between rebuilds (see records) and re-analyses only the skills that
+// changed.
+type record struct {
+	// key identifies the skill's content ("" when unknown: never reused).
+	key string
+	doc *document // Body dropped once analysed
+	// dict numbers the terms; a record is valid only with the dict that
+	// made it.
+	dict *dict
+	// terms are the document's distinct terms (numbers in dict); mask[i]
+	// has bit f set when terms[i] occurs in field f, and counts holds the
+	// non-zero counts, term by term, fields in order. Most terms occur in
+	// one field, so this takes about a third of a per-field array.
+	terms  []uint32
+	mask   []uint16
+	counts []uint16
+	lens   [len(fields)]int32
+}
+
+// tf returns the counts per field of the record's i-th term; pos is where
+// its counts start in r.counts, and the next term's start is returned.
+func (r *record) tf(i, pos int) (tf [len(fields)]uint16, next int) {
+	m := r.mask[i]
+	for f := range fields {
+		if m&(1<<f) != 0 {
+			tf[f] = r.counts[pos]
+			pos++
+		}
+	}
+	return tf, pos
+}
+
+// dict interns terms: records store term numbers, not strings. Numbers are
+// given in no particular order (records are analysed in parallel); the
+// files sort terms by their text.
+type dict struct {
+	mu    sync.Mutex
+	ids   map[string]uint32
+	terms []string
+}
+
+func newDict() *dict { return &dict{ids: map[string]uint32{}} }
+
+// intern returns the numbers of terms, adding the new ones.
+func (d *dict) intern(terms []string) []uint32 {
+	out := make([]uint32, len(terms))
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for i, t := range terms {
+		id, ok := d.ids[t]
+		if !ok {
+			id = uint32(len(d.terms))
+			d.ids[t] = id
+			d.terms = append(d.terms, t)
+		}
+		out[i] = id
+	}
+	return out
+}
+
+// snapshot returns the terms by number, as they are now.
+func (d *dict) snapshot() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.terms[:len(d.terms):len(d.terms)]
+}
+
+// analyze makes the record of a search document, counting its terms.
+func analyze(d *document, dc *dict) *record {
+	type counts = [len(fields)]uint16
+	local := map[string]int{}
+	var order []string
+	var tfs []counts
+	r := &record{doc: d, dict: dc}
+	for f, text := range d.texts() {
+		toks := Tokens(text)
+		r.lens[f] = int32(len(toks))
+		for _, t := range toks {
+			i, ok := local[t]
+			if !ok {
+				i = len(order)
+				local[t] = i
+				order = append(order, t)
+				tfs = append(tfs, counts{})
+			}
+			if tfs[i][f] < 1<<16-1 {
+				tfs[i][f]++
+			}
+		}
+	}
+	r.terms = dc.intern(order)
+	r.mask = make([]uint16, len(order))
+	for i, tf := range tfs {
+		for f, n := range tf {
+			if n > 0 {
+				r.mask[i] |= 1 << f
+				r.counts = append(r.counts, n)
+			}
+		}
+	}
+	r.counts = slices.Clip(r.counts)
+	d.Body = "" // analysed: the index needs no more of it
+	return r
+}
+
+// searchFormat changes whenever what a record holds or how it is analysed
+// does, so that serve never reuses a record an older skilldex made.
+const searchFormat = "search-1"
+
+// records returns the record of every published skill, in catalog order:
+// from m when the skill is unchanged since the build that analysed it,
+// else analysed now (in parallel).
+func records(ctx context.Context, c *catalog.Catalog, m *memo.Memo) []*record {
+	dc, ok := memo.Lookup[*dict](m, searchFormat+":dict")
+	if !ok {
+		dc = newDict()
+		m.Put(searchFormat+":dict", dc)
+	}
+	recs := make([]*record, len(c.Skills))
+	parallel.For(ctx, len(recs), 0, func(i int) {
+		s := c.Skills[i]
+		key := ""
+		if s.Key != "" {
+			key = searchFormat + ":rec:" + s.Key + ":" + s.Name + ":" + string(s.Status)
+			if r, ok := memo.Lookup[*record](m, key); ok && r.dict == dc {
+				recs[i] = r
+				return
+			}
+		}
+		recs[i] = analyze(newDocument(s), dc)
+		recs[i].key = key
+		if key != "" {
+			m.Put(key, recs[i])
+		}
+	})
+	return recs
+}
