@@ -3,11 +3,13 @@ package build
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"hash"
 	"io"
 	"io/fs"
 	"slices"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/memo"
@@ -34,6 +36,17 @@ type Cache struct {
 	next    map[[32]byte]*cached
 	hits    int
 	misses  int
+
+	// stats maps what stat says of an input's files to the input's key,
+	// so that an unchanged skill is not even read: a hash of the input's
+	// identity and its files' stamps (see statKey) to the key. Kept like
+	// entries: one load's worth.
+	stats, nextStats map[[32]byte][32]byte
+	// since is when the current load began: a stamp that recent may not
+	// tell two versions apart (see statKey).
+	since time.Time
+	// reads counts the inputs the latest load read to key them.
+	reads int
 }
 
 type cached struct {
@@ -44,7 +57,7 @@ type cached struct {
 
 // NewCache returns an empty cache.
 func NewCache() *Cache {
-	return &Cache{entries: map[[32]byte]*cached{}, memo: memo.New()}
+	return &Cache{entries: map[[32]byte]*cached{}, stats: map[[32]byte][32]byte{}, memo: memo.New()}
 }
 
 // writers returns the writers' memo; nil (remember nothing) without a
@@ -67,7 +80,9 @@ func (c *Cache) Stats() (hits, misses int) {
 func (c *Cache) begin() {
 	c.mu.Lock()
 	c.next = map[[32]byte]*cached{}
-	c.hits, c.misses = 0, 0
+	c.nextStats = map[[32]byte][32]byte{}
+	c.hits, c.misses, c.reads = 0, 0, 0
+	c.since = time.Now()
 	c.mu.Unlock()
 }
 
@@ -75,7 +90,69 @@ func (c *Cache) begin() {
 func (c *Cache) end() {
 	c.mu.Lock()
 	c.entries, c.next = c.next, nil
+	c.stats, c.nextStats = c.nextStats, nil
 	c.mu.Unlock()
+}
+
+// key returns the key of in: from its files' stamps when an earlier load
+// read the same versions of them, else by reading and hashing them.
+func (c *Cache) key(in *source.Input, opt LoadOptions) (key [32]byte, ok bool) {
+	sk, trusted := statKey(in, opt, c.since)
+	if trusted {
+		c.mu.Lock()
+		key, ok = c.stats[sk]
+		if ok {
+			c.nextStats[sk] = key
+		}
+		c.mu.Unlock()
+		if ok {
+			return key, true
+		}
+	}
+	key, ok = inputKey(in, opt)
+	c.mu.Lock()
+	c.reads++
+	if ok && trusted {
+		c.nextStats[sk] = key
+	}
+	c.mu.Unlock()
+	return key, ok
+}
+
+// settle is how old a file's last change must be for its stamp to be
+// trusted: file times come from a clock that ticks every few milliseconds,
+// so a file written twice within one tick (an editor saving, then a
+// formatter rewriting it at the same size) keeps its stamp. Such a file is
+// read again until its last change is this old, as git treats "racily
+// clean" files.
+var settle = 2 * time.Second
+
+// statKey hashes what inputKey hashes with each file's stamp in place of
+// its content. trusted is false when a file has no stamp (archives are
+// read whole when found anyway) or changed less than settle before since.
+func statKey(in *source.Input, opt LoadOptions, since time.Time) (key [32]byte, trusted bool) {
+	if len(in.Files) == 0 {
+		return key, false
+	}
+	h := sha256.New()
+	w := identity(h, in, opt)
+	limit := since.Add(-settle).UnixNano()
+	for _, f := range in.Files {
+		st := f.Stamp
+		if !st.Known() || st.Change >= limit || st.ModTime >= limit {
+			return key, false
+		}
+		w(f.Path)
+		var b [40]byte
+		binary.LittleEndian.PutUint64(b[0:], uint64(st.Size))
+		binary.LittleEndian.PutUint64(b[8:], uint64(st.ModTime))
+		binary.LittleEndian.PutUint64(b[16:], uint64(st.Change))
+		binary.LittleEndian.PutUint64(b[24:], st.Inode)
+		binary.LittleEndian.PutUint64(b[32:], st.Device)
+		h.Write(b[:])
+	}
+	h.Sum(key[:0])
+	return key, true
 }
 
 func (c *Cache) get(key [32]byte) (*cached, bool) {
@@ -102,6 +179,23 @@ func (c *Cache) put(key [32]byte, e *cached) {
 // false when a file cannot be read; such an input is never cached.
 func inputKey(in *source.Input, opt LoadOptions) (key [32]byte, ok bool) {
 	h := sha256.New()
+	str := identity(h, in, opt)
+	for _, f := range in.Files {
+		str(f.Path)
+		data, err := fs.ReadFile(in.FS, f.Path)
+		if err != nil {
+			return key, false
+		}
+		str(string(data))
+	}
+	h.Sum(key[:0])
+	return key, true
+}
+
+// identity writes to h what an input's key depends on besides its files:
+// where it was found, what it is, and the options. It returns the function
+// that writes a string, length first, for the caller's part.
+func identity(h hash.Hash, in *source.Input, opt LoadOptions) func(string) {
 	str := func(s string) {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
@@ -125,14 +219,5 @@ func inputKey(in *source.Input, opt LoadOptions) (key [32]byte, ok bool) {
 	for _, d := range in.Diagnostics {
 		str(d.String())
 	}
-	for _, f := range in.Files {
-		str(f.Path)
-		data, err := fs.ReadFile(in.FS, f.Path)
-		if err != nil {
-			return key, false
-		}
-		str(string(data))
-	}
-	h.Sum(key[:0])
-	return key, true
+	return str
 }

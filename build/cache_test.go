@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/skilldex/skilldex/build/report"
 	"github.com/skilldex/skilldex/build/uasp"
@@ -97,5 +98,58 @@ Always check.
 	}
 	if !bytes.Contains(got, []byte("skillbag-catalog-description-mismatch")) {
 		t.Error("the workspace check did not run again")
+	}
+}
+
+// TestCacheTrustsSettledStamps: a load reads no file whose stamp an
+// earlier load saw, once the file has settled; a rewrite of a file with
+// its old size and modification time is still noticed (its change time
+// moved), and a file changed moments ago is read every time.
+func TestCacheTrustsSettledStamps(t *testing.T) {
+	dir := t.TempDir()
+	if err := catalogen.Generate(dir, 10, 5); err != nil {
+		t.Fatal(err)
+	}
+	cache := NewCache()
+	opt := LoadOptions{Sources: []string{dir}, Cache: cache}
+	load := func() int {
+		t.Helper()
+		if _, err := Load(context.Background(), opt); err != nil {
+			t.Fatal(err)
+		}
+		return cache.reads
+	}
+
+	defer func(s time.Duration) { settle = s }(settle)
+	settle = time.Hour // every file changed "moments ago"
+	if n := load(); n != 10 {
+		t.Errorf("first load read %d inputs, want 10", n)
+	}
+	if n := load(); n != 10 {
+		t.Errorf("with unsettled files a load read %d inputs, want all 10", n)
+	}
+
+	settle = 0
+	load() // records the settled stamps
+	if n := load(); n != 0 {
+		t.Errorf("an unchanged catalog was read again: %d inputs", n)
+	}
+	entries, _ := os.ReadDir(dir)
+	edit := filepath.Join(dir, entries[0].Name(), "SKILL.md")
+	info, err := os.Stat(edit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(edit)
+	b[len(b)-2] ^= 1 // same size, other content
+	if err := os.WriteFile(edit, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(edit, info.ModTime(), info.ModTime())
+	if n := load(); n != 1 {
+		t.Errorf("after one rewrite a load read %d inputs, want 1", n)
+	}
+	if hits, misses := cache.Stats(); misses != 1 || hits != 9 {
+		t.Errorf("after one rewrite: %d parsed again, %d reused; want 1 and 9", misses, hits)
 	}
 }

@@ -56,7 +56,7 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		var key [32]byte
 		cacheable := false
 		if opt.Cache != nil {
-			key, cacheable = inputKey(in, opt)
+			key, cacheable = opt.Cache.key(in, opt)
 			if cacheable {
 				if e, ok := opt.Cache.get(key); ok {
 					// The same files, found again: keep the work, but

@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/json"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,6 +73,37 @@ func TestSplitHeads(t *testing.T) {
 	}
 	if got := string(appendPostings(nil, head)); got != "[1,9,2,9,1,7]" {
 		t.Errorf("postings %s", got)
+	}
+}
+
+// TestSplitMatchesSort: split's counting gives what a stable sort by
+// impact (ties: lower document first) gives, on random lists full of ties.
+func TestSplitMatchesSort(t *testing.T) {
+	reference := func(ps []posting, n int) (head, tail []posting) {
+		if len(ps) <= n {
+			return ps, nil
+		}
+		byImpact := slices.Clone(ps)
+		slices.SortStableFunc(byImpact, func(a, b posting) int { return int(b.q) - int(a.q) })
+		head, tail = slices.Clone(byImpact[:n]), slices.Clone(byImpact[n:])
+		byDoc := func(a, b posting) int { return int(a.doc - b.doc) }
+		slices.SortFunc(head, byDoc)
+		slices.SortFunc(tail, byDoc)
+		return head, tail
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 500 {
+		ps := make([]posting, rng.IntN(300))
+		levels := 1 + rng.IntN(256)
+		for i := range ps {
+			ps[i] = posting{int32(i * 3), uint8(rng.IntN(levels))}
+		}
+		n := 1 + rng.IntN(200)
+		h, tl := split(ps, n)
+		wh, wt := reference(ps, n)
+		if !slices.Equal(h, wh) || !slices.Equal(tl, wt) {
+			t.Fatalf("split of %d postings at %d differs from the sort", len(ps), n)
+		}
 	}
 }
 

@@ -171,17 +171,37 @@ func appendPostings(b []byte, ps []posting) []byte {
 
 // split returns the n highest-impact postings of ps (ties: lower doc
 // first) in doc order, and the rest in doc order.
+//
+// Impacts are bytes, so no sort is needed: counting finds the lowest
+// impact the head takes (all postings above it, and the first of those at
+// it), and one pass in doc order deals the postings out.
 func split(ps []posting, n int) (head, tail []posting) {
 	if len(ps) <= n {
 		return ps, nil
 	}
-	byImpact := slices.Clone(ps)
-	slices.SortStableFunc(byImpact, func(a, b posting) int { return cmp.Compare(b.q, a.q) })
-	head = slices.Clone(byImpact[:n])
-	tail = slices.Clone(byImpact[n:])
-	byDoc := func(a, b posting) int { return cmp.Compare(a.doc, b.doc) }
-	slices.SortFunc(head, byDoc)
-	slices.SortFunc(tail, byDoc)
+	var count [quantLevels + 1]int
+	for _, p := range ps {
+		count[p.q]++
+	}
+	threshold, above := quantLevels, 0 // above: postings with q > threshold
+	for above+count[threshold] < n {
+		above += count[threshold]
+		threshold--
+	}
+	atThreshold := n - above // how many postings at the threshold the head takes
+	head = make([]posting, 0, n)
+	tail = make([]posting, 0, len(ps)-n)
+	for _, p := range ps {
+		switch {
+		case int(p.q) > threshold:
+			head = append(head, p)
+		case int(p.q) == threshold && atThreshold > 0:
+			head = append(head, p)
+			atThreshold--
+		default:
+			tail = append(tail, p)
+		}
+	}
 	return head, tail
 }
 

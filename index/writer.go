@@ -81,7 +81,7 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	if err != nil {
 		return err
 	}
-	if err := writeZip(zf, files, "bleve"); err != nil {
+	if err := writeZip(zf, files, "bleve", m); err != nil {
 		zf.Close()
 		return err
 	}

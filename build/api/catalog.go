@@ -1,8 +1,13 @@
 package api
 
 import (
+	"context"
+	"errors"
+	"slices"
+
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/internal/parallel"
 )
 
 // writeCatalog writes the files about the whole catalog. They are written
@@ -31,16 +36,21 @@ func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info) err
 			make func() ([]byte, error)
 		}{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }})
 	}
-	for _, f := range files {
-		b, err := f.make()
-		if err != nil {
-			return err
+	// Each file reads the entries only: they are made in parallel, and
+	// errors are reported in the list's order.
+	errs := make([]error, len(files)+1)
+	parallel.For(context.Background(), len(files)+1, 0, func(i int) {
+		if i == len(files) {
+			errs[i] = writeLLMSFull(out, entries, site)
+			return
 		}
-		if err := out.WriteRaw(f.path, b); err != nil {
-			return err
+		b, err := files[i].make()
+		if err == nil {
+			err = out.WriteRaw(files[i].path, b)
 		}
-	}
-	return writeLLMSFull(out, entries, site)
+		errs[i] = err
+	})
+	return errors.Join(slices.DeleteFunc(errs, func(err error) bool { return err == nil })...)
 }
 
 // indexEntry is one skill of api/v1/index.json.

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
 	"slices"
@@ -48,11 +47,10 @@ func agentSkillsIndex(out *output.Writer, entries []*entry, site *siteinfo.Info)
 		if e.multiFile {
 			as.Type, artifact = "archive", flatArchivePath(e.name)
 		}
-		data, err := out.ReadFile(artifact)
+		sum, err := out.Digest(artifact)
 		if err != nil {
 			return nil, err
 		}
-		sum := sha256.Sum256(data)
 		as.URL, as.Digest = site.URL(artifact), "sha256:"+hex.EncodeToString(sum[:])
 		if semver.MatchString(e.declared) {
 			as.Version = e.declared

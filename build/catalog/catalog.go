@@ -33,6 +33,8 @@ type Skill struct {
 	// Doc is the skill's UASP document (the author's, or derived from
 	// SKILL.md); nil only when the skill has no usable name.
 	Doc *uasp.Document
+
+	taxonomyTerms skillTerms // see terms
 }
 
 // Published reports whether the skill is part of the site.

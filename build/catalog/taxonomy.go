@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/yamltree"
@@ -38,7 +39,9 @@ var skillBagTag = regexp.MustCompile(`(?:^|\s)#([a-z0-9-]+/[A-Za-z0-9_-]+)`)
 
 // TagsOf returns a skill's tags: USK tags, metadata.tags (a list or
 // comma-separated text) and SkillBag #group/name tags in the description.
-func TagsOf(s *Skill) []string {
+func TagsOf(s *Skill) []string { return s.terms().tags }
+
+func tagsOf(s *Skill) []string {
 	var out []string
 	if fm := s.Frontmatter; fm != nil {
 		out = append(out, fm.Tags...)
@@ -52,7 +55,9 @@ func TagsOf(s *Skill) []string {
 
 // TypesOf returns the skill's UASP type (knowledge, cli, api, hybrid), from
 // its document, given or derived.
-func TypesOf(s *Skill) []string {
+func TypesOf(s *Skill) []string { return s.terms().types }
+
+func typesOf(s *Skill) []string {
 	if s.Doc == nil || s.Doc.Type() == "" {
 		return nil
 	}
@@ -60,7 +65,9 @@ func TypesOf(s *Skill) []string {
 }
 
 // CategoriesOf returns the USK category and metadata.category.
-func CategoriesOf(s *Skill) []string {
+func CategoriesOf(s *Skill) []string { return s.terms().categories }
+
+func categoriesOf(s *Skill) []string {
 	var out []string
 	if fm := s.Frontmatter; fm != nil {
 		if fm.Category != "" {
@@ -72,7 +79,9 @@ func CategoriesOf(s *Skill) []string {
 }
 
 // CapabilitiesOf returns the USK capabilities.
-func CapabilitiesOf(s *Skill) []string {
+func CapabilitiesOf(s *Skill) []string { return s.terms().capabilities }
+
+func capabilitiesOf(s *Skill) []string {
 	if s.Frontmatter == nil {
 		return nil
 	}
@@ -98,6 +107,26 @@ func metaList(m *yamltree.Map, key string) []string {
 		}
 	}
 	return out
+}
+
+// skillTerms are a skill's taxonomy terms, worked out once: every page
+// that lists the skill shows some of them.
+type skillTerms struct {
+	once                                  sync.Once
+	tags, types, categories, capabilities []string
+}
+
+// terms returns the skill's terms, each list clipped so that appending to
+// it copies.
+func (s *Skill) terms() *skillTerms {
+	t := &s.taxonomyTerms
+	t.once.Do(func() {
+		t.tags = slices.Clip(tagsOf(s))
+		t.types = slices.Clip(typesOf(s))
+		t.categories = slices.Clip(categoriesOf(s))
+		t.capabilities = slices.Clip(capabilitiesOf(s))
+	})
+	return t
 }
 
 // dedupe drops empty and case-insensitively repeated values, keeping order.

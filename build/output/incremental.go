@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
-	"time"
+
+	"github.com/skilldex/skilldex/internal/fsstamp"
 )
 
 // A Manifest describes a committed site: every file's SHA-256, and the key
@@ -22,23 +22,17 @@ type Manifest struct {
 	groups map[string]*groupEntry
 }
 
-// markerStamp identifies the marker file a commit left, so that a manifest
-// is trusted only for the very folder it describes.
-type markerStamp struct {
-	ino   uint64
-	mtime time.Time
-}
+// markerStamp identifies the marker file a commit left (a new file each
+// commit), so that a manifest is trusted only for the very folder it
+// describes.
+type markerStamp = fsstamp.Stamp
 
 func stampOf(dest string) (markerStamp, bool) {
 	st, err := os.Stat(filepath.Join(dest, Marker))
 	if err != nil {
 		return markerStamp{}, false
 	}
-	var ino uint64
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		ino = uint64(sys.Ino)
-	}
-	return markerStamp{ino: ino, mtime: st.ModTime()}, true
+	return fsstamp.Of(st), true
 }
 
 // validFor returns m if it still describes the site at dest, else nil.

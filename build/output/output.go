@@ -370,6 +370,22 @@ func (w *Writer) ReadFile(p string) ([]byte, error) {
 	return os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
 }
 
+// Digest returns the SHA-256 of the bytes served at site path p, as
+// written so far, without reading the file again: the digest of every
+// written or kept file is known.
+func (w *Writer) Digest(p string) ([32]byte, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	e, ok := w.files[p]
+	if !ok {
+		return [32]byte{}, fmt.Errorf("output: %s has not been written", p)
+	}
+	if !e.hashed {
+		return [32]byte{}, fmt.Errorf("output: %s is still being written", p)
+	}
+	return e.hash, nil
+}
+
 // Files returns the site paths written so far, sorted.
 func (w *Writer) Files() []string {
 	w.mu.Lock()

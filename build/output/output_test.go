@@ -1,6 +1,8 @@
 package output
 
 import (
+	"crypto/sha256"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,6 +113,21 @@ func TestWritePaths(t *testing.T) {
 	}
 	if _, err := w.ReadFile("missing.html"); err == nil {
 		t.Error("ReadFile of a path never written succeeded")
+	}
+	if got, err := w.Digest("a/b.html"); err != nil || got != sha256.Sum256([]byte("<p>hi</p>")) {
+		t.Errorf("Digest(a/b.html) = %x, %v; want the digest of the minified bytes", got, err)
+	}
+	f, _ := w.Create("streamed.txt")
+	io.WriteString(f, "abc")
+	if _, err := w.Digest("streamed.txt"); err == nil {
+		t.Error("Digest of a file still being written succeeded")
+	}
+	f.Close()
+	if got, err := w.Digest("streamed.txt"); err != nil || got != sha256.Sum256([]byte("abc")) {
+		t.Errorf("Digest(streamed.txt) = %x, %v", got, err)
+	}
+	if _, err := w.Digest("missing.html"); err == nil {
+		t.Error("Digest of a path never written succeeded")
 	}
 }
 

@@ -36,7 +36,7 @@ func (r *renderer) cardOf(s *catalog.Skill) card {
 		if len(c.Tags) == cardTags {
 			break
 		}
-		c.Tags = append(c.Tags, termLink{hashTag(t), r.site.Link(siteinfo.TaxonomyPage(catalog.Tags, siteinfo.Slug(t)))})
+		c.Tags = append(c.Tags, termLink{hashTag(t), r.termLink(catalog.Tags, t)})
 	}
 	return c
 }
@@ -64,30 +64,33 @@ func pagePath(base string, n int) string {
 }
 
 // paginate splits skills into pages of PageSize and calls write for each
-// with its cards and pager.
+// with its cards and pager, pages in parallel.
 func (r *renderer) paginate(base string, skills []*catalog.Skill, write func(sitePath string, cards []card, p *pager) error) error {
 	n := max(1, (len(skills)+PageSize-1)/PageSize)
-	for i := 1; i <= n; i++ {
+	return forEach(r.ctx, n, func(k int) error {
+		i := k + 1
 		lo, hi := (i-1)*PageSize, min(i*PageSize, len(skills))
 		cards := make([]card, 0, hi-lo)
 		for _, s := range skills[lo:hi] {
 			cards = append(cards, r.cardOf(s))
 		}
-		p := &pager{Number: i}
-		for j := 1; j <= n; j++ {
-			p.Pages = append(p.Pages, pageLink{Number: j, Link: r.site.Link(pagePath(base, j)), Current: j == i})
-		}
-		if i > 1 {
-			p.Prev = r.site.Link(pagePath(base, i-1))
-		}
-		if i < n {
-			p.Next = r.site.Link(pagePath(base, i+1))
-		}
-		if err := write(pagePath(base, i), cards, p); err != nil {
-			return err
-		}
+		return write(pagePath(base, i), cards, r.pagerOf(base, i, n))
+	})
+}
+
+// pagerOf is the pager of page i of n of the listing at base.
+func (r *renderer) pagerOf(base string, i, n int) *pager {
+	p := &pager{Number: i}
+	for j := 1; j <= n; j++ {
+		p.Pages = append(p.Pages, pageLink{Number: j, Link: r.site.Link(pagePath(base, j)), Current: j == i})
 	}
-	return nil
+	if i > 1 {
+		p.Prev = r.site.Link(pagePath(base, i-1))
+	}
+	if i < n {
+		p.Next = r.site.Link(pagePath(base, i+1))
+	}
+	return p
 }
 
 type facetView struct {
@@ -128,14 +131,25 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 		if p.Number > 1 {
 			title = fmt.Sprintf("Page %d", p.Number)
 		}
-		return r.writePage(out, sitePath, "home.html", &page{
+		key := r.newListKey("home.html")
+		key.int(len(c.Skills))
+		key.cards(cards)
+		key.pager(p)
+		for _, f := range facets {
+			key.str(f.Title, f.More)
+			for _, v := range f.Values {
+				key.str(v.Name, v.Link)
+				key.int(v.Count)
+			}
+		}
+		return r.writeListing(out, sitePath, "home.html", &page{
 			Title:       title,
 			Description: r.homeDescription(c),
 			Section:     "home",
 			Data: map[string]any{
 				"Total": len(c.Skills), "Cards": cards, "Pager": p, "Facets": facets,
 			},
-		})
+		}, key)
 	})
 }
 
@@ -156,30 +170,42 @@ func (r *renderer) writeTaxonomies(c *catalog.Catalog, out *output.Writer) error
 		for _, term := range t.Terms {
 			terms = append(terms, termView{term.Name, r.site.Link(siteinfo.TaxonomyPage(t.Kind, term.Slug)), len(term.Skills)})
 		}
-		err := r.writePage(out, siteinfo.TaxonomyIndex(t.Kind), "taxonomy.html", &page{
+		key := r.newListKey("taxonomy.html")
+		for _, tv := range terms {
+			key.str(tv.Name, tv.Link)
+			key.int(tv.Count)
+		}
+		err := r.writeListing(out, siteinfo.TaxonomyIndex(t.Kind), "taxonomy.html", &page{
 			Title:       t.Title,
 			Description: fmt.Sprintf("Skills by %s.", strings.ToLower(t.Title)),
 			Section:     t.Kind,
 			Data:        map[string]any{"Title": t.Title, "Terms": terms},
-		})
+		}, key)
 		if err != nil {
 			return err
 		}
-		for _, term := range t.Terms {
-			err := r.paginate(siteinfo.TaxonomyPage(t.Kind, term.Slug), term.Skills, func(sitePath string, cards []card, p *pager) error {
-				return r.writePage(out, sitePath, "term.html", &page{
+		err = forEach(r.ctx, len(t.Terms), func(i int) error {
+			term := t.Terms[i]
+			return r.paginate(siteinfo.TaxonomyPage(t.Kind, term.Slug), term.Skills, func(sitePath string, cards []card, p *pager) error {
+				indexLink := r.site.Link(siteinfo.TaxonomyIndex(t.Kind))
+				key := r.newListKey("term.html")
+				key.str(t.Title, indexLink, term.Name)
+				key.int(len(term.Skills))
+				key.cards(cards)
+				key.pager(p)
+				return r.writeListing(out, sitePath, "term.html", &page{
 					Title:       term.Name + " · " + t.Title,
 					Description: fmt.Sprintf("%d skills with %s %s.", len(term.Skills), strings.ToLower(strings.TrimSuffix(t.Title, "s")), term.Name),
 					Section:     t.Kind,
 					Data: map[string]any{
-						"Kind": t.Title, "IndexLink": r.site.Link(siteinfo.TaxonomyIndex(t.Kind)),
+						"Kind": t.Title, "IndexLink": indexLink,
 						"Name": term.Name, "Total": len(term.Skills), "Cards": cards, "Pager": p,
 					},
-				})
+				}, key)
 			})
-			if err != nil {
-				return err
-			}
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -253,37 +279,31 @@ func (r *renderer) writeReport(c *catalog.Catalog, out *output.Writer) error {
 	n := max(1, (len(skills)+reportPageSize-1)/reportPageSize)
 	summary := c.Summarize()
 	global := diagViews(diag.Sort(c.Diagnostics))
-	for i := 1; i <= n; i++ {
-		p := &pager{Number: i}
-		for j := 1; j <= n; j++ {
-			p.Pages = append(p.Pages, pageLink{Number: j, Link: r.site.Link(pagePath("report/", j)), Current: j == i})
-		}
-		if i > 1 {
-			p.Prev = r.site.Link(pagePath("report/", i-1))
-		}
-		if i < n {
-			p.Next = r.site.Link(pagePath("report/", i+1))
-		}
+	return forEach(r.ctx, n, func(k int) error {
+		i := k + 1
+		p := r.pagerOf("report/", i, n)
 		title := "Validation report"
 		if i > 1 {
 			title = fmt.Sprintf("Validation report, page %d", i)
 		}
-		data := map[string]any{
-			"Summary": summary, "Skills": skills[(i-1)*reportPageSize : min(i*reportPageSize, len(skills))],
-			"Pager": p,
+		these := skills[(i-1)*reportPageSize : min(i*reportPageSize, len(skills))]
+		data := map[string]any{"Summary": summary, "Skills": these, "Pager": p}
+		key := r.newListKey("report.html")
+		key.str(fmt.Sprintf("%+v", summary))
+		key.pager(p)
+		for _, s := range these {
+			key.str(s.ID, s.Name, s.Link, s.Path, s.Status, s.Note)
+			key.diags(s.Diagnostics)
 		}
 		if i == 1 {
 			data["Global"] = global
+			key.diags(global)
 		}
-		err := r.writePage(out, pagePath("report/", i), "report.html", &page{
+		return r.writeListing(out, pagePath("report/", i), "report.html", &page{
 			Title:       title,
 			Description: "Every finding skilldex made while reading this catalog.",
 			Section:     "report",
 			Data:        data,
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		}, key)
+	})
 }

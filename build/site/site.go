@@ -54,6 +54,8 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	if err != nil {
 		return err
 	}
+	r.memo, r.ctx = m, ctx
+	r.termLinks = termLinks(c, site)
 	r.folders = newSkillFolders(c)
 	if err := r.writeAssets(out); err != nil {
 		return err
@@ -85,6 +87,13 @@ type renderer struct {
 	key string
 	// folders finds skills by source folder, for links between skills.
 	folders skillFolders
+	// ctx is the build's: long loops stop when it is done.
+	ctx context.Context
+	// memo keeps per-skill work between serve's builds; nil otherwise.
+	memo *memo.Memo
+	// termLinks are the links of the taxonomy terms' pages, by kind and
+	// lowercased term (see termLink).
+	termLinks map[string]map[string]string
 	// assets are the files of static/ as published, by name.
 	assets     map[string][]byte
 	assetNames []string // sorted
@@ -172,6 +181,31 @@ func newRenderer(site *siteinfo.Info) (*renderer, error) {
 	}
 	r.key = hex.EncodeToString(digest.Sum(nil))
 	return r, nil
+}
+
+// termLinks links every term of every taxonomy to its page, under the
+// slug the catalog gave it: two terms with one slug ("C#" and "c-sharp")
+// get distinct ones there, so a link cannot be worked out from the term
+// alone.
+func termLinks(c *catalog.Catalog, site *siteinfo.Info) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, t := range c.Taxonomies() {
+		links := map[string]string{}
+		for _, term := range t.Terms {
+			links[strings.ToLower(term.Name)] = site.Link(siteinfo.TaxonomyPage(t.Kind, term.Slug))
+		}
+		out[t.Kind] = links
+	}
+	return out
+}
+
+// termLink returns the link of the page of term t of taxonomy kind.
+func (r *renderer) termLink(kind, t string) string {
+	if l, ok := r.termLinks[kind][strings.ToLower(t)]; ok {
+		return l
+	}
+	// Not a term of the catalog (a skill not published): its slug.
+	return r.site.Link(siteinfo.TaxonomyPage(kind, siteinfo.Slug(t)))
 }
 
 func (r *renderer) writeAssets(out *output.Writer) error {

@@ -337,3 +337,49 @@ func TestLargeCatalogPages(t *testing.T) {
 		t.Error(p)
 	}
 }
+
+// TestTermSlugCollision: "C#" and "c-sharp" are two tags with one slug; the
+// catalog gives the second "c-sharp-2", and every link to a tag, on skill
+// pages and on cards, leads to the page of that very tag.
+func TestTermSlugCollision(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), `
+-- sharp/SKILL.md --
+---
+name: sharp
+description: Writes C# code.
+metadata:
+  tags: ["C#"]
+---
+Body.
+-- dashed/SKILL.md --
+---
+name: dashed
+description: Writes c-sharp code.
+metadata:
+  tags: [c-sharp]
+---
+Body.
+`)
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := build.Build(context.Background(), build.Options{LoadOptions: build.LoadOptions{Sources: []string{src}}, Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	tagLink := regexp.MustCompile(`href="/(tags/[^"/]+/)"`)
+	for _, name := range []string{"sharp", "dashed"} {
+		page, err := os.ReadFile(filepath.Join(out, "skills", name, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := tagLink.FindSubmatch(page)
+		if m == nil {
+			t.Fatalf("%s: no tag link", name)
+		}
+		term, err := os.ReadFile(filepath.Join(out, string(m[1]), "index.html"))
+		if err != nil {
+			t.Fatalf("%s links %s, which does not exist", name, m[1])
+		}
+		if !bytes.Contains(term, []byte(`href="/skills/`+name+`/"`)) {
+			t.Errorf("%s links %s, which does not list it", name, m[1])
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/markdown"
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/skill"
@@ -81,7 +82,7 @@ func (r *renderer) writeSkillPages(ctx context.Context, c *catalog.Catalog, out 
 		s := c.Skills[i]
 		key := ""
 		if s.Key != "" {
-			sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key + "\x00" + r.linkEnv(s)))
+			sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key + "\x00" + r.linkEnv(s) + "\x00" + r.termsEnv(s)))
 			key = hex.EncodeToString(sum[:])
 		}
 		g, reused, err := out.Group("page:"+s.Name, key)
@@ -134,13 +135,13 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		}
 	}
 	for _, t := range catalog.TypesOf(s) {
-		v.Type, v.TypeLink = t, site.Link(siteinfo.TaxonomyPage(catalog.Types, siteinfo.Slug(t)))
+		v.Type, v.TypeLink = t, r.termLink(catalog.Types, t)
 	}
 	for _, t := range catalog.CategoriesOf(s) {
-		v.Categories = append(v.Categories, termLink{t, site.Link(siteinfo.TaxonomyPage(catalog.Categories, siteinfo.Slug(t)))})
+		v.Categories = append(v.Categories, termLink{t, r.termLink(catalog.Categories, t)})
 	}
 	for _, t := range catalog.TagsOf(s) {
-		v.Tags = append(v.Tags, termLink{hashTag(t), site.Link(siteinfo.TaxonomyPage(catalog.Tags, siteinfo.Slug(t)))})
+		v.Tags = append(v.Tags, termLink{hashTag(t), r.termLink(catalog.Tags, t)})
 	}
 
 	files := map[string]bool{}
@@ -357,13 +358,49 @@ func (r *renderer) linkEnv(s *catalog.Skill) string {
 	}
 	resolve := r.linkResolver(s, files)
 	var b strings.Builder
-	for _, l := range lint.LocalLinks(s.Body, s.BodyLine) {
-		if !files[l.Target] {
-			u, _ := resolve(l.Target)
-			b.WriteString(l.Target + "\x00" + u + "\x00")
-		}
+	for _, target := range r.outwardLinks(s, files) {
+		u, _ := resolve(target)
+		b.WriteString(target + "\x00" + u + "\x00")
 	}
 	return b.String()
+}
+
+// termsEnv says where the skill's taxonomy terms link in this build: a
+// term's slug depends on the other terms of the catalog (see termLinks).
+func (r *renderer) termsEnv(s *catalog.Skill) string {
+	var b strings.Builder
+	for _, t := range catalog.TypesOf(s) {
+		b.WriteString(r.termLink(catalog.Types, t) + "\x00")
+	}
+	for _, t := range catalog.CategoriesOf(s) {
+		b.WriteString(r.termLink(catalog.Categories, t) + "\x00")
+	}
+	for _, t := range catalog.TagsOf(s) {
+		b.WriteString(r.termLink(catalog.Tags, t) + "\x00")
+	}
+	return b.String()
+}
+
+// outwardLinks returns the targets of the body's relative links that are
+// not the skill's own files. They depend on the skill's content alone, so
+// serve's memo keeps them: finding links parses the body.
+func (r *renderer) outwardLinks(s *catalog.Skill, files map[string]bool) []string {
+	key := "site-1:links:" + s.Key
+	if s.Key != "" {
+		if targets, ok := memo.Lookup[[]string](r.memo, key); ok {
+			return targets
+		}
+	}
+	var targets []string
+	for _, l := range lint.LocalLinks(s.Body, s.BodyLine) {
+		if !files[l.Target] {
+			targets = append(targets, l.Target)
+		}
+	}
+	if s.Key != "" {
+		r.memo.Put(key, targets)
+	}
+	return targets
 }
 
 func interfaceFacts(in *skill.Interface) []fact {

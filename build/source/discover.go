@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/internal/fsstamp"
 )
 
 // Options configure discovery.
@@ -105,6 +106,7 @@ type folderSkill struct {
 	real     string // real path of the folder
 	disk     map[string]string
 	sizes    map[string]int64
+	stamps   map[string]fsstamp.Stamp
 	uasp     []string // .uasp.yaml files directly in the folder
 	dropped  int
 	oversize []string
@@ -141,7 +143,7 @@ func (w *walker) rootFile(st fs.FileInfo) error {
 		w.addArchive(w.shown, base, ".")
 		return nil
 	case strings.HasSuffix(base, UASPSuffix):
-		w.addDocument(w.shown, base, ".", w.realRoot, st.Size())
+		w.addDocument(w.shown, base, ".", w.realRoot, fsstamp.Of(st))
 		return nil
 	case strings.EqualFold(base, "SKILL.md"):
 		// A path to SKILL.md means its folder, as skills-ref reads it.
@@ -228,7 +230,7 @@ func (w *walker) walkDir(rel string, skill *folderSkill, ws *Workspace) error {
 			rel:   rel,
 			real:  dirPath,
 			disk:  map[string]string{},
-			sizes: map[string]int64{},
+			sizes: map[string]int64{}, stamps: map[string]fsstamp.Stamp{},
 			in: &Input{
 				Root: w.root, RootIndex: w.rootIndex, Path: w.display(rel), Packaging: Folder,
 				DirName: base, RelPath: rel, SkillFile: skillFile,
@@ -266,7 +268,7 @@ func (w *walker) walkDir(rel string, skill *folderSkill, ws *Workspace) error {
 		if err != nil {
 			continue
 		}
-		w.file(childRel, info.Size(), skill)
+		w.file(childRel, fsstamp.Of(info), skill)
 	}
 	return nil
 }
@@ -284,7 +286,7 @@ func (w *walker) relOf(ws *Workspace) string {
 }
 
 // file handles one regular file found at rel.
-func (w *walker) file(rel string, size int64, skill *folderSkill) {
+func (w *walker) file(rel string, stamp fsstamp.Stamp, skill *folderSkill) {
 	name := path.Base(rel)
 	switch {
 	case strings.EqualFold(path.Ext(name), ".skill"), skill == nil && isArchiveName(name):
@@ -293,7 +295,7 @@ func (w *walker) file(rel string, size int64, skill *folderSkill) {
 			return
 		}
 	case skill == nil && strings.HasSuffix(name, UASPSuffix):
-		w.addDocument(w.display(rel), name, rel, w.realPath(rel), size)
+		w.addDocument(w.display(rel), name, rel, w.realPath(rel), stamp)
 		return
 	}
 	if skill == nil {
@@ -306,10 +308,11 @@ func (w *walker) file(rel string, size int64, skill *folderSkill) {
 	if path.Dir(inSkill) == "." && strings.HasSuffix(name, UASPSuffix) {
 		skill.uasp = append(skill.uasp, inSkill)
 	}
-	skill.add(inSkill, w.realPath(rel), size, w.opt)
+	skill.add(inSkill, w.realPath(rel), stamp, w.opt)
 }
 
-func (s *folderSkill) add(inSkill, real string, size int64, opt Options) {
+func (s *folderSkill) add(inSkill, real string, stamp fsstamp.Stamp, opt Options) {
+	size := stamp.Size
 	if len(s.disk) >= opt.MaxFolderFiles {
 		s.dropped++
 		return
@@ -320,6 +323,7 @@ func (s *folderSkill) add(inSkill, real string, size int64, opt Options) {
 	}
 	s.disk[inSkill] = real
 	s.sizes[inSkill] = size
+	s.stamps[inSkill] = stamp
 }
 
 // symlink handles a symbolic link: a file link whose target stays inside
@@ -357,7 +361,7 @@ func (w *walker) symlink(rel string, skill *folderSkill) {
 	if path.Dir(inSkill) == "." && strings.HasSuffix(inSkill, UASPSuffix) {
 		skill.uasp = append(skill.uasp, inSkill)
 	}
-	skill.add(inSkill, target, st.Size(), w.opt)
+	skill.add(inSkill, target, fsstamp.Of(st), w.opt)
 }
 
 // finishFolder turns a walked skill folder into an Input.
@@ -365,7 +369,7 @@ func (w *walker) finishFolder(s *folderSkill) {
 	in := s.in
 	in.FS = &listFS{disk: s.disk, sizes: s.sizes}
 	for p, size := range s.sizes {
-		in.Files = append(in.Files, File{Path: p, Size: size})
+		in.Files = append(in.Files, File{Path: p, Size: size, Stamp: s.stamps[p]})
 	}
 	sort.Slice(in.Files, func(i, j int) bool { return in.Files[i].Path < in.Files[j].Path })
 	if s.dropped > 0 {
@@ -392,20 +396,21 @@ func (w *walker) finishFolder(s *folderSkill) {
 	for _, u := range s.uasp {
 		if u != own {
 			rel := path.Join(s.rel, u)
-			w.addDocument(w.display(rel), u, rel, s.disk[u], s.sizes[u])
+			w.addDocument(w.display(rel), u, rel, s.disk[u], s.stamps[u])
 		}
 	}
 	w.res.Inputs = append(w.res.Inputs, in)
 }
 
 // addDocument adds a UASP document that stands alone.
-func (w *walker) addDocument(disp, name, rel, real string, size int64) {
+func (w *walker) addDocument(disp, name, rel, real string, stamp fsstamp.Stamp) {
+	size := stamp.Size
 	base := path.Base(name)
 	in := &Input{
 		Root: w.root, RootIndex: w.rootIndex, Path: disp, Packaging: Document,
 		DirName: strings.TrimSuffix(base, UASPSuffix), RelPath: rel, UASPFile: base,
 		FS:    &listFS{disk: map[string]string{base: real}, sizes: map[string]int64{base: size}},
-		Files: []File{{Path: base, Size: size}},
+		Files: []File{{Path: base, Size: size, Stamp: stamp}},
 	}
 	w.res.Inputs = append(w.res.Inputs, in)
 }

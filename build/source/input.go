@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/internal/fsstamp"
 )
 
 // Packaging says how a skill arrived.
@@ -31,6 +32,9 @@ type File struct {
 	// Path is slash-separated and relative to the skill root.
 	Path string
 	Size int64
+	// Stamp is what stat said of the file on disk when it was found;
+	// zero for a file of an archive.
+	Stamp fsstamp.Stamp
 }
 
 // Input is one skill as found in the sources, not yet parsed.

@@ -1,0 +1,84 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"hash"
+	"strconv"
+
+	"github.com/skilldex/skilldex/build/output"
+)
+
+// A listKey digests everything a listing page shows (home, taxonomy and
+// report pages): with it as the page's output group key, an incremental
+// build renders only the listings an edit changed. Each part is written
+// with its length, so that no two different pages give one key.
+type listKey struct{ h hash.Hash }
+
+func (r *renderer) newListKey(file string) *listKey {
+	k := &listKey{sha256.New()}
+	k.str("list-1", r.key, file)
+	return k
+}
+
+func (k *listKey) str(parts ...string) {
+	var n [8]byte
+	for _, p := range parts {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
+		k.h.Write(n[:])
+		k.h.Write([]byte(p))
+	}
+}
+
+func (k *listKey) int(ns ...int) {
+	for _, n := range ns {
+		k.str(strconv.Itoa(n))
+	}
+}
+
+func (k *listKey) page(p *page) {
+	k.str(p.Title, p.Description, p.Canonical, p.Alternate, p.Module, p.Section)
+}
+
+func (k *listKey) cards(cs []card) {
+	k.int(len(cs))
+	for _, c := range cs {
+		k.str(c.Name, c.Link, c.Summary, c.Type, c.Format, c.Status)
+		k.int(len(c.Tags))
+		for _, t := range c.Tags {
+			k.str(t.Name, t.Link)
+		}
+	}
+}
+
+func (k *listKey) pager(p *pager) {
+	k.int(p.Number, len(p.Pages))
+	k.str(p.Prev, p.Next)
+	for _, l := range p.Pages {
+		k.int(l.Number)
+		k.str(l.Link, strconv.FormatBool(l.Current))
+	}
+}
+
+func (k *listKey) diags(ds []diagView) {
+	k.int(len(ds))
+	for _, d := range ds {
+		k.str(d.Severity, d.Where, d.Code, d.Message)
+	}
+}
+
+func (k *listKey) sum() string { return hex.EncodeToString(k.h.Sum(nil)) }
+
+// writeListing renders a listing page as the output group of its site
+// path, keyed by key: an incremental build keeps the page as it is when
+// the key did not change.
+func (r *renderer) writeListing(out *output.Writer, sitePath, file string, p *page, key *listKey) error {
+	key.str(sitePath)
+	key.page(p)
+	g, reused, err := out.Group("list:"+sitePath, key.sum())
+	if err != nil || reused {
+		return err
+	}
+	return r.writePage(g, sitePath, file, p)
+}
