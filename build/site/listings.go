@@ -226,7 +226,7 @@ func (r *renderer) writeNotFound(c *catalog.Catalog, out *output.Writer) error {
 	if err != nil {
 		return err
 	}
-	return out.WriteFile("404.html", data)
+	return out.WriteRaw("404.html", data)
 }
 
 // reportPageSize is how many skills one page of the report lists: a

@@ -50,7 +50,7 @@ func (Writer) Name() string { return "pages" }
 
 // Write renders and writes every page of the site.
 func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) error {
-	r, err := newRenderer(site)
+	r, err := newRenderer(site, out.Minifies())
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,9 @@ func (v *siteView) Asset(name string) string { return v.assets[name] }
 // parsed with base.html and partials.html.
 var pageFiles = []string{"home.html", "skill.html", "taxonomy.html", "term.html", "search.html", "report.html", "notfound.html"}
 
-func newRenderer(site *siteinfo.Info) (*renderer, error) {
+// newRenderer parses the templates, minified when minify is set: pages are
+// then written as rendered, never minified one by one.
+func newRenderer(site *siteinfo.Info, minify bool) (*renderer, error) {
 	r := &renderer{site: site, pages: map[string]*template.Template{}}
 	digest := sha256.New()
 	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00%s\x00", site.Title, site.Description, site.Base, site.Repository, site.QueryPaths)
@@ -163,19 +165,33 @@ func newRenderer(site *siteinfo.Info) (*renderer, error) {
 	}
 	r.view = v
 
+	fmt.Fprintf(digest, "minify:%v\x00", minify)
 	funcs := template.FuncMap{"lower": strings.ToLower}
 	shared := []string{"base.html", "partials.html"}
+	sources := map[string]string{}
 	for _, f := range append(slices.Clone(shared), pageFiles...) {
 		data, err := fs.ReadFile(templates.FS, f)
 		if err != nil {
 			return nil, err
 		}
 		digest.Write(data)
+		if minify {
+			if data, err = output.MinifyTemplate(data); err != nil {
+				return nil, fmt.Errorf("templates: minifying %s: %w", f, err)
+			}
+		}
+		sources[f] = string(data)
 	}
 	for _, f := range pageFiles {
-		t, err := template.New("base.html").Funcs(funcs).ParseFS(templates.FS, append(slices.Clone(shared), f)...)
-		if err != nil {
-			return nil, fmt.Errorf("templates: %w", err)
+		t := template.New("base.html").Funcs(funcs)
+		for _, name := range append(slices.Clone(shared), f) {
+			tmpl := t
+			if name != t.Name() {
+				tmpl = t.New(name)
+			}
+			if _, err := tmpl.Parse(sources[name]); err != nil {
+				return nil, fmt.Errorf("templates: %w", err)
+			}
 		}
 		r.pages[f] = t
 	}
@@ -246,8 +262,11 @@ func (r *renderer) render(file string, p *page) ([]byte, error) {
 }
 
 // writePage renders a page into the site file of sitePath.
+//
+// The page is written as rendered: its templates were minified instead
+// (see newRenderer).
 func (r *renderer) writePage(out interface {
-	WriteFile(string, []byte) error
+	WriteRaw(string, []byte) error
 }, sitePath, file string, p *page) error {
 	if p.Canonical == "" && r.site.Absolute() {
 		p.Canonical = r.site.URL(sitePath)
@@ -256,7 +275,7 @@ func (r *renderer) writePage(out interface {
 	if err != nil {
 		return err
 	}
-	return out.WriteFile(siteinfo.FileOf(sitePath), data)
+	return out.WriteRaw(siteinfo.FileOf(sitePath), data)
 }
 
 // forEach runs fn(i) for i in [0, n) on every core, stopping early when
