@@ -88,6 +88,10 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The checks are done: the writers need no YAML syntax tree.
+	for _, s := range c.All {
+		s.ReleaseSyntax()
+	}
 	if opt.Strict {
 		if s := c.Summarize(); s.Errors > 0 || s.Warnings > 0 {
 			return &Result{Catalog: c, Duration: time.Since(start)}, ErrStrict

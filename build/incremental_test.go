@@ -12,6 +12,7 @@ import (
 
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/internal/catalogen"
+	"github.com/skilldex/skilldex/internal/testutil"
 )
 
 // siteDigest maps every file of a site to its SHA-256.
@@ -74,6 +75,20 @@ func TestIncrementalBuildEqualsClean(t *testing.T) {
 			names = append(names, e.Name())
 		}
 	}
+	// A SkillBag workspace whose checks, run on every load, report
+	// positions in frontmatters an earlier load parsed.
+	testutil.WriteTxtar(t, src, `
+-- zz-workspace/SKILLBAG.md --
+# SKILLBAG
+-- zz-workspace/.skills/SKILLS.md --
+Bad_Name: Uses #use/Other_Skill.
+-- zz-workspace/.skills/Bad_Name/SKILL.md --
+---
+description: Uses #use/Other_Skill.
+name: Bad_Name
+---
+Always check.
+`)
 	inc := filepath.Join(t.TempDir(), "inc")
 	opt := Options{LoadOptions: LoadOptions{Sources: []string{src}, Cache: NewCache()}, Output: inc}
 	var prev *output.Manifest

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
@@ -173,48 +174,75 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc 
 	}
 }
 
-// The bleve index is one segment per chunk of consecutive documents, so
-// that an edit to one skill rebuilds one chunk's segment: chunk
-// boundaries are content-defined (a document ends a chunk when the hash
-// of its name says so), so adding or removing a skill moves no other
-// chunk's boundary. `skilldex serve` keeps the segments of unchanged
-// chunks (see bleveSegments). A scorch index holds any number of segments
-// and searches them as one.
+// The bleve index is built in two levels, so that an edit to one skill
+// costs little and the memory a build takes stays small whatever the
+// catalog's size. Documents are analysed a chunk at a time (about 64
+// documents: an analysed document takes about 450 KB until its segment is
+// built), each chunk into a zap segment; the chunks of a group (about n/20
+// documents) are merged into one of the index's segments. Chunk and group
+// boundaries are content-defined: a document ends a chunk when the hash of
+// its name is a multiple of the chunk target, and a group when it is a
+// multiple of the group target (a multiple of the chunk target, so every
+// group end is a chunk end). Adding or removing a skill moves no boundary
+// but its own, and a merged segment depends only on its documents, so
+// `skilldex serve` rebuilds one chunk and re-merges one group after an
+// edit (see bleveFiles). A scorch index holds any number of segments and
+// searches them as one.
 
-// chunkTarget is the average number of documents in a chunk for a catalog
-// of n: about n/32, a power of two (so that a larger target's boundaries
-// are a subset of a smaller one's) between 64 and 1,024. Smaller chunks
-// make an edit cheaper to index; each segment has its own term dictionary,
-// so more of them make the index larger (10,000 skills: 27 MB as one
-// segment, 34 MB as 31, 38 MB as 84), and a chunk's analysed documents,
-// about 130 KB each, are held until its segment is built.
-func chunkTarget(n int) int {
-	t := 64
-	for t < 1024 && t*2 <= n/32 {
+const (
+	chunkTarget = 64
+	// maxChunk bounds a chunk whatever the names: past it, a chunk ends
+	// anyway.
+	maxChunk = 8 * chunkTarget
+)
+
+// groupTarget is the average number of documents of a merged segment for
+// a catalog of n: about n/20, a power of two from 512 to 8,192. Fewer,
+// larger segments make a smaller index (each segment has its own term
+// dictionary: 10,000 skills take 27 MB as one segment, 34 MB as 31); more,
+// smaller ones make an edit cheaper to merge.
+func groupTarget(n int) uint64 {
+	t := uint64(512)
+	for t < 8192 && int(t)*2 <= n/20 {
 		t *= 2
 	}
 	return t
 }
 
-// chunkOf splits names (sorted) into chunks: a chunk ends after a name
-// whose hash is a multiple of the target, or at 8 × the target documents
-// (which bounds the memory a chunk's analysis takes whatever the names).
-func chunkOf(names []string) [][2]int {
-	target := uint64(chunkTarget(len(names)))
-	var out [][2]int
-	start := 0
+// nameHash places a document for the chunk and group boundaries.
+func nameHash(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return h.Sum64()
+}
+
+// span is a run [start, end) of documents, by position.
+type span struct{ start, end int }
+
+// chunkOf splits names (sorted) into chunks, and the chunks into groups:
+// groups[g] is a run of chunk numbers.
+func chunkOf(names []string) (chunks []span, groups []span) {
+	gt := groupTarget(len(names))
+	start, groupStart := 0, 0
 	for i, name := range names {
-		h := fnv.New64a()
-		h.Write([]byte(name))
-		if h.Sum64()%target == 0 || i+1-start >= int(8*target) {
-			out = append(out, [2]int{start, i + 1})
-			start = i + 1
+		h := nameHash(name)
+		if h%chunkTarget != 0 && i+1-start < maxChunk {
+			continue
+		}
+		chunks = append(chunks, span{start, i + 1})
+		start = i + 1
+		if h%gt == 0 {
+			groups = append(groups, span{groupStart, len(chunks)})
+			groupStart = len(chunks)
 		}
 	}
 	if start < len(names) {
-		out = append(out, [2]int{start, len(names)})
+		chunks = append(chunks, span{start, len(names)})
 	}
-	return out
+	if groupStart < len(chunks) {
+		groups = append(groups, span{groupStart, len(chunks)})
+	}
+	return chunks, groups
 }
 
 // fixedTime replaces the one timestamp scorch writes into root.bolt.
@@ -224,7 +252,7 @@ var fixedTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // zap segment, whose bytes depend only on the documents, in order. zap v15
 // is used because its output depends only on its input (v16 writes its
 // per-field section table from a map).
-func buildSegment(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) ([]byte, error) {
+func buildSegment(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) (*zap.SegmentBase, error) {
 	segmentsBuilt.Add(1)
 	analysed := make([]bindex.Document, len(docs))
 	for i, d := range docs {
@@ -244,11 +272,32 @@ func buildSegment(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) (
 	if err != nil {
 		return nil, fmt.Errorf("bleve segment: %w", err)
 	}
+	return seg.(*zap.SegmentBase), nil
+}
+
+// mergeSegments merges segments, in order, into one and returns its bytes,
+// as scorch's merger writes them to a file. One segment is returned as it
+// is: a group of one chunk is not merged, in every build alike.
+func mergeSegments(segs []*zap.SegmentBase) ([]byte, error) {
 	var b bytes.Buffer
-	if _, err := seg.(*zap.SegmentBase).WriteTo(&b); err != nil {
-		return nil, err
+	if len(segs) == 1 {
+		_, err := segs[0].WriteTo(&b)
+		return b.Bytes(), err
 	}
-	return b.Bytes(), nil
+	var body bytes.Buffer
+	cr := zap.NewCountHashWriter(&body)
+	_, numDocs, storedIndexOffset, fieldsIndexOffset, docValueOffset, dictLocs, fieldsInv, fieldsMap, err :=
+		zap.MergeToWriter(segs, make([]*roaring.Bitmap, len(segs)), zap.DefaultChunkMode, cr, nil)
+	if err != nil {
+		return nil, fmt.Errorf("bleve merge: %w", err)
+	}
+	merged, err := zap.InitSegmentBase(body.Bytes(), cr.Sum32(), zap.DefaultChunkMode, fieldsMap, fieldsInv,
+		numDocs, storedIndexOffset, fieldsIndexOffset, docValueOffset, dictLocs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("bleve merge: %w", err)
+	}
+	_, err = merged.WriteTo(&b)
+	return b.Bytes(), err
 }
 
 // segmentsBuilt counts calls of buildSegment, for tests of segment reuse.

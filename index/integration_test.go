@@ -214,33 +214,49 @@ func TestSearchDeterministic(t *testing.T) {
 	}
 }
 
-// TestChunksAreLocal: adding or removing a name moves no chunk boundary
-// but those around it, so an edit rebuilds few bleve segments.
+// TestChunksAreLocal: removing a name moves no chunk or group boundary but
+// its own, so an edit rebuilds one chunk and re-merges one group; every
+// group ends where a chunk does.
 func TestChunksAreLocal(t *testing.T) {
 	var names []string
-	for i := range 3000 {
+	for i := range 30000 {
 		names = append(names, fmt.Sprintf("skill-%05d", i))
 	}
-	bounds := func(names []string) map[string]bool {
-		out := map[string]bool{}
-		for _, c := range index.ChunkOf(names) {
-			out[names[c[1]-1]] = true // chunks are known by their last name
+	// Boundaries are known by the name they come after.
+	bounds := func(names []string) (chunks, groups map[string]bool) {
+		c, g := index.ChunkEnds(names)
+		chunks, groups = map[string]bool{}, map[string]bool{}
+		for _, e := range c {
+			chunks[names[e-1]] = true
 		}
-		return out
-	}
-	before := bounds(names)
-	if len(before) < 10 {
-		t.Fatalf("%d chunks for 3,000 names; want more than 10", len(before))
-	}
-	after := bounds(slices.Delete(slices.Clone(names), 1500, 1501))
-	changed := 0
-	for last := range before {
-		if !after[last] {
-			changed++
+		for _, e := range g {
+			groups[names[e-1]] = true
+			if !chunks[names[e-1]] {
+				t.Errorf("a group ends after %s, inside a chunk", names[e-1])
+			}
 		}
+		return chunks, groups
 	}
-	if changed > 1 {
-		t.Errorf("removing one name changed %d chunk ends; want at most 1", changed)
+	chunks, groups := bounds(names)
+	if len(chunks) < 300 || len(groups) < 10 || len(groups) > 60 {
+		t.Fatalf("%d chunks and %d groups for 30,000 names", len(chunks), len(groups))
+	}
+	for _, removed := range []int{1500, 17000, 29999} {
+		c2, g2 := bounds(slices.Delete(slices.Clone(names), removed, removed+1))
+		for _, tc := range []struct {
+			kind          string
+			before, after map[string]bool
+		}{{"chunk", chunks, c2}, {"group", groups, g2}} {
+			moved := 0
+			for last := range tc.before {
+				if !tc.after[last] && last != names[removed] {
+					moved++
+				}
+			}
+			if moved > 0 {
+				t.Errorf("removing %s moved %d %s boundaries", names[removed], moved, tc.kind)
+			}
+		}
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"os"
 	"path/filepath"
 
+	zap "github.com/blevesearch/zapx/v15"
+
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
@@ -91,11 +93,13 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 // bleveFormat changes whenever the segments skilldex writes do (mapping,
 // document fields, zap version), so that serve never reuses an older
 // skilldex's segment.
-const bleveFormat = "bleve-1"
+const bleveFormat = "bleve-2"
 
 // bleveFiles returns the files of the bleve index, sorted: index_meta.json,
-// store/root.bolt and a segment per chunk of documents, each taken from m
-// when its documents are unchanged, else built now (chunks in parallel).
+// store/root.bolt and a segment per group of documents (see chunkOf).
+// Groups are built in parallel, each a chunk at a time. With a memo
+// (serve), a group whose documents did not change is taken as it was, and
+// in a group that changed only the changed chunks are analysed again.
 func bleveFiles(ctx context.Context, c *catalog.Catalog, recs []*record, facets []facet, site *siteinfo.Info, m *memo.Memo) ([]jsonFile, error) {
 	sh, err := indexShell()
 	if err != nil {
@@ -110,23 +114,47 @@ func bleveFiles(ctx context.Context, c *catalog.Catalog, recs []*record, facets 
 	for i, name := range names {
 		urls[i] = site.URL(siteinfo.SkillPage(name))
 	}
-	chunks := chunkOf(names)
-	segs := make([][]byte, len(chunks))
-	errs := make([]error, len(chunks))
-	parallel.For(ctx, len(chunks), 0, func(k int) {
-		start, end := chunks[k][0], chunks[k][1]
-		key := segmentKeyOf(recs[start:end], perDoc[start:end], urls[start:end])
+	chunks, groups := chunkOf(names)
+	chunkKeys := make([]string, len(chunks))
+	for k, ch := range chunks {
+		chunkKeys[k] = segmentKeyOf(recs[ch.start:ch.end], perDoc[ch.start:ch.end], urls[ch.start:ch.end])
+	}
+	segs := make([][]byte, len(groups))
+	errs := make([]error, len(groups))
+	parallel.For(ctx, len(groups), 0, func(g int) {
+		first, last := groups[g].start, groups[g].end
+		key := groupKey(chunkKeys[first:last])
 		if seg, ok := memo.Lookup[[]byte](m, key); ok && key != "" {
-			segs[k] = seg
+			segs[g] = seg
 			return
 		}
-		docs := make([]*bleveDoc, end-start)
-		for i := start; i < end; i++ {
-			docs[i-start] = newBleveDoc(newDocument(c.Skills[i]), perDoc[i], urls[i])
+		parts := make([]*zap.SegmentBase, 0, last-first)
+		for k := first; k < last && ctx.Err() == nil; k++ {
+			if sb, ok := memo.Lookup[*zap.SegmentBase](m, chunkKeys[k]); ok && chunkKeys[k] != "" {
+				parts = append(parts, sb)
+				continue
+			}
+			ch := chunks[k]
+			docs := make([]*bleveDoc, ch.end-ch.start)
+			for i := ch.start; i < ch.end; i++ {
+				docs[i-ch.start] = newBleveDoc(newDocument(c.Skills[i]), perDoc[i], urls[i])
+			}
+			sb, err := buildSegment(sh.mapping, names[ch.start:ch.end], docs)
+			if err != nil {
+				errs[g] = err
+				return
+			}
+			if chunkKeys[k] != "" {
+				m.Put(chunkKeys[k], sb)
+			}
+			parts = append(parts, sb)
 		}
-		segs[k], errs[k] = buildSegment(sh.mapping, names[start:end], docs)
-		if errs[k] == nil && key != "" {
-			m.Put(key, segs[k])
+		if ctx.Err() != nil {
+			return
+		}
+		segs[g], errs[g] = mergeSegments(parts)
+		if errs[g] == nil && key != "" {
+			m.Put(key, segs[g])
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -155,6 +183,19 @@ func bleveFiles(ctx context.Context, c *catalog.Catalog, recs []*record, facets 
 		files = append(files, jsonFile{"store/" + segmentFile(i), seg})
 	}
 	return files, nil
+}
+
+// groupKey is the memo key of a group's merged segment: its chunks' keys.
+// "" when a chunk has none: never reused.
+func groupKey(chunkKeys []string) string {
+	h := sha256.New()
+	for _, k := range chunkKeys {
+		if k == "" {
+			return ""
+		}
+		fmt.Fprintf(h, "%s\x00", k)
+	}
+	return bleveFormat + ":group:" + hex.EncodeToString(h.Sum(nil))
 }
 
 // segmentKeyOf is the memo key of a chunk's segment: everything its

@@ -91,6 +91,8 @@ type Frontmatter struct {
 	Data *yamltree.Map
 	// lineOffset converts YAML lines to SKILL.md lines.
 	lineOffset int
+	// released holds what positions ReleaseSyntax kept; nil before.
+	released *keptPositions
 
 	// Agent Skills fields.
 	Name, Description string
@@ -199,6 +201,12 @@ func (fm *Frontmatter) Pos(n *yaml.Node) diag.Pos {
 // KeyPos returns the position of a top-level key, or of the frontmatter's
 // first line when the key is absent.
 func (fm *Frontmatter) KeyPos(key string) diag.Pos {
+	if r := fm.released; r != nil {
+		if p, ok := r.keys[key]; ok {
+			return p
+		}
+		return diag.Pos{Line: fm.lineOffset + 1, Column: 1}
+	}
 	k, _ := yamltree.MapEntry(fm.Node, key)
 	if k == nil {
 		return diag.Pos{Line: fm.lineOffset + 1, Column: 1}
@@ -208,9 +216,55 @@ func (fm *Frontmatter) KeyPos(key string) diag.Pos {
 
 // ValuePos returns the position of the value at path (keys and indexes),
 // or of the deepest node on the way.
+//
+// After ReleaseSyntax, only the top level is known: a deeper path gives
+// the position of its top-level value.
 func (fm *Frontmatter) ValuePos(path ...string) diag.Pos {
+	if r := fm.released; r != nil {
+		if len(path) > 0 {
+			if p, ok := r.values[path[0]]; ok {
+				return p
+			}
+		}
+		return r.root
+	}
 	n, _ := yamltree.Lookup(fm.Node, path)
 	return fm.Pos(n)
+}
+
+// keptPositions are the positions of the top level of a frontmatter whose
+// syntax tree was released.
+type keptPositions struct {
+	keys, values map[string]diag.Pos
+	root         diag.Pos // where a missing key's value is
+}
+
+// ReleaseSyntax drops the YAML syntax trees of the frontmatter and of the
+// UASP document, keeping the positions of the frontmatter's top-level keys
+// and values: the checks of one skill are done with the trees, and those
+// across skills (SkillBag workspaces, run again on every load) ask for
+// nothing deeper. For 10,000 skills the trees take 40 MB.
+func (s *Skill) ReleaseSyntax() {
+	s.UASPNode = nil
+	fm := s.Frontmatter
+	if fm == nil || fm.Node == nil {
+		return
+	}
+	kept := &keptPositions{keys: map[string]diag.Pos{}, values: map[string]diag.Pos{}, root: fm.ValuePos("\x00missing\x00")}
+	root, _ := yamltree.Lookup(fm.Node, nil)
+	for root != nil && root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
+	}
+	if root != nil && root.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			key := root.Content[i].Value
+			if _, seen := kept.keys[key]; !seen {
+				kept.keys[key] = fm.KeyPos(key)
+				kept.values[key] = fm.ValuePos(key)
+			}
+		}
+	}
+	fm.released, fm.Node = kept, nil
 }
 
 // Value returns the node at path, or nil.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
@@ -193,4 +194,39 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("no name and no error for %q", src)
 		}
 	})
+}
+
+// TestReleaseSyntaxKeepsTopLevelPositions: after ReleaseSyntax, the
+// positions of top-level keys and values, and of a missing key, are those
+// the syntax tree gave.
+func TestReleaseSyntaxKeepsTopLevelPositions(t *testing.T) {
+	for _, src := range []string{
+		"---\nname: a\ndescription: >\n  folded\n  text\nmetadata:\n  tags: [x]\n---\nBody\n",
+		"---\n\n  name:   spaced\n  description: \"quoted\"\n---\n",
+		"---\nname: a\nname: b\n---\n",            // a repeated key: the first counts
+		"---\n- not\n- a mapping\n---\n",          // no keys at all
+		"\ufeff---\r\nname: crlf\r\n---\r\nx\r\n", // BOM and CRLF
+	} {
+		s := parseSource(t, src)
+		fm := s.Frontmatter
+		if fm == nil {
+			continue // not a mapping: nothing to keep
+		}
+		keys := []string{"name", "description", "metadata", "missing"}
+		type pos struct{ key, value diag.Pos }
+		before := map[string]pos{}
+		for _, k := range keys {
+			before[k] = pos{fm.KeyPos(k), fm.ValuePos(k)}
+		}
+		s.ReleaseSyntax()
+		if fm.Node != nil || s.UASPNode != nil {
+			t.Fatalf("%q: a syntax tree is still held", src)
+		}
+		for _, k := range keys {
+			if got := (pos{fm.KeyPos(k), fm.ValuePos(k)}); got != before[k] {
+				t.Errorf("%q: %s at %+v after the release, %+v before", src, k, got, before[k])
+			}
+		}
+		s.ReleaseSyntax() // twice is harmless
+	}
 }
