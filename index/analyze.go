@@ -68,15 +68,53 @@ func Words(s string) []string {
 // Tokens returns the index terms of text, in order, repeats kept: folded
 // words without stop words and overlong ones, stemmed.
 func Tokens(text string) []string {
-	words := Words(Fold(text))
-	out := words[:0]
-	for _, w := range words {
-		if stopWords[w] || utf8.RuneCountInString(w) > maxTokenLen {
+	var out []string
+	tokenize(text, func(term []byte) { out = append(out, string(term)) })
+	return out
+}
+
+// tokenize calls fn with each term Tokens returns, in order; term is valid
+// only during the call. ASCII text, most of what skills say, is folded,
+// split and stemmed in one pass over its bytes with no allocation: for
+// ASCII, folding is lowercasing (no character has a decomposition) and
+// words are runs of [a-z0-9].
+func tokenize(text string, fn func(term []byte)) {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			for _, w := range Words(Fold(text)) {
+				if !stopWords[w] && utf8.RuneCountInString(w) <= maxTokenLen {
+					fn(stemBytes([]byte(w)))
+				}
+			}
+			return
+		}
+	}
+	var buf [maxTokenLen + 2]byte // a stem may grow by one letter
+	word := buf[:0]
+	long := false
+	end := func() {
+		if len(word) > 0 && !long && !stopWords[string(word)] {
+			fn(stemBytes(word))
+		}
+		word, long = buf[:0], false
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		default:
+			end()
 			continue
 		}
-		out = append(out, Stem(w))
+		if len(word) == maxTokenLen {
+			long = true
+			continue
+		}
+		word = append(word, c)
 	}
-	return out
+	end()
 }
 
 // Stem conflates the inflections of an English word: plurals, -ed, -ing
@@ -86,15 +124,19 @@ func Tokens(text string) []string {
 // with anything but ASCII letters, or of three letters or fewer, are left
 // as they are.
 func Stem(w string) string {
-	if len(w) <= 3 {
-		return w
+	return string(stemBytes([]byte(w)))
+}
+
+// stemBytes is Stem working in b, which it may lengthen by one byte.
+func stemBytes(b []byte) []byte {
+	if len(b) <= 3 {
+		return b
 	}
-	for i := 0; i < len(w); i++ {
-		if w[i] < 'a' || w[i] > 'z' {
-			return w
+	for _, c := range b {
+		if c < 'a' || c > 'z' {
+			return b
 		}
 	}
-	b := []byte(w)
 	// Step 1a.
 	switch {
 	case hasSuffix(b, "sses"):
@@ -131,7 +173,7 @@ func Stem(w string) string {
 	if hasSuffix(b, "y") && hasVowel(b[:len(b)-1]) {
 		b[len(b)-1] = 'i'
 	}
-	return string(b)
+	return b
 }
 
 func hasSuffix(b []byte, s string) bool {

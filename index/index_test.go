@@ -293,11 +293,23 @@ func TestStaticFiles(t *testing.T) {
 }
 
 func FuzzTokens(f *testing.F) {
-	for _, s := range []string{"Review a Pull-Request", "kubernets", "Café ＰＤＦ", "x\u0301\u0302", "İ", "𝐀𝐁", "a-b_c.d", strings.Repeat("a", 40), "\xff\xfe", "hopping caresses"} {
+	for _, s := range []string{"Review a Pull-Request", "kubernets", "Café ＰＤＦ", "x\u0301\u0302", "İ", "𝐀𝐁", "a-b_c.d", strings.Repeat("a", 40), "\xff\xfe", "hopping caresses",
+		strings.Repeat("b", 32) + " " + strings.Repeat("c", 33) + "s", "The CARESSES of IT, agreed; Ares's 3rd-party API v2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		words := Words(Fold(s))
+		// Tokens' one-pass ASCII path gives what folding, splitting and
+		// stemming give.
+		var want []string
+		for _, w := range words {
+			if !stopWords[w] && utf8.RuneCountInString(w) <= maxTokenLen {
+				want = append(want, Stem(w))
+			}
+		}
+		if got := Tokens(s); !slices.Equal(got, want) {
+			t.Fatalf("Tokens(%q) = %q, want %q", s, got, want)
+		}
 		for _, tok := range Tokens(s) {
 			if tok == "" {
 				t.Fatalf("empty token of %q", s)

@@ -88,11 +88,12 @@ func analyze(d *document, dc *dict) *record {
 	var tfs []counts
 	r := &record{doc: d, dict: dc}
 	for f, text := range d.texts() {
-		toks := Tokens(text)
-		r.lens[f] = int32(len(toks))
-		for _, t := range toks {
-			i, ok := local[t]
+		n := int32(0)
+		tokenize(text, func(term []byte) {
+			n++
+			i, ok := local[string(term)]
 			if !ok {
+				t := string(term)
 				i = len(order)
 				local[t] = i
 				order = append(order, t)
@@ -101,7 +102,8 @@ func analyze(d *document, dc *dict) *record {
 			if tfs[i][f] < 1<<16-1 {
 				tfs[i][f]++
 			}
-		}
+		})
+		r.lens[f] = n
 	}
 	r.terms = dc.intern(order)
 	r.mask = make([]uint16, len(order))
