@@ -45,8 +45,8 @@ type Writer struct{}
 // Name is the build stage name.
 func (Writer) Name() string { return "search" }
 
-// Write writes the JSON index and the bleve index (folder and archive) of
-// the published skills. With a memo (serve), only the skills that changed
+// Write writes the JSON index and the bleve index (folder and archive,
+// unless the site leaves it out) of the published skills. With a memo (serve), only the skills that changed
 // since the last build are analysed again, and only the bleve segments
 // holding them are rebuilt.
 func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) error {
@@ -69,6 +69,9 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	}
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	if !site.Parts.Bleve {
+		return nil
 	}
 	files, err := bleveFiles(ctx, c, recs, facets, site, m)
 	if err != nil {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"slices"
@@ -41,7 +42,9 @@ func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info) err
 	errs := make([]error, len(files)+1)
 	parallel.For(context.Background(), len(files)+1, 0, func(i int) {
 		if i == len(files) {
-			errs[i] = writeLLMSFull(out, entries, site)
+			if site.Parts.Markdown {
+				errs[i] = writeLLMSFull(out, entries, site)
+			}
 			return
 		}
 		b, err := files[i].make()
@@ -126,10 +129,7 @@ func sessionManifest(entries []*entry, site *siteinfo.Info) sessionManifestFile 
 func promptBlock(entries []*entry) []byte {
 	skills := make([]PromptSkill, 0, len(entries))
 	for _, e := range entries {
-		loc := e.urls.SkillMD
-		if loc == "" {
-			loc = e.urls.Markdown
-		}
+		loc := cmp.Or(e.urls.SkillMD, e.urls.Markdown, e.urls.Page)
 		skills = append(skills, PromptSkill{Name: e.name, Description: e.description, Location: loc})
 	}
 	return []byte(AvailableSkills(skills) + "\n")

@@ -32,7 +32,10 @@ var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0
 
 // agentSkillsIndex lists the skills that have a SKILL.md (a UASP document
 // alone is not an Agent Skill), with the SHA-256 of the bytes served at
-// each url, read back from the output.
+// each url. The artifact is the SKILL.md of a skill that is only that (its
+// published copy, else the v0.1 one), else the skill's flat ZIP; a skill
+// whose artifact the site does not publish (see siteinfo.Parts) is left
+// out.
 func agentSkillsIndex(out *output.Writer, entries []*entry, site *siteinfo.Info) ([]byte, error) {
 	idx := struct {
 		Schema string       `json:"$schema"`
@@ -43,9 +46,18 @@ func agentSkillsIndex(out *output.Writer, entries []*entry, site *siteinfo.Info)
 			continue
 		}
 		as := agentSkill{Name: e.name, Type: "skill-md", Description: e.description}
-		artifact := siteinfo.SkillFile(e.name, "SKILL.md")
-		if e.multiFile {
+		var artifact string
+		switch {
+		case e.multiFile && site.Parts.Archives:
 			as.Type, artifact = "archive", flatArchivePath(e.name)
+		case e.multiFile:
+			continue
+		case site.Parts.Sources:
+			artifact = siteinfo.SkillFile(e.name, "SKILL.md")
+		case site.PublishesLegacyDiscovery():
+			artifact = legacySkillMD(e.name)
+		default:
+			continue
 		}
 		sum, err := out.Digest(artifact)
 		if err != nil {
@@ -127,7 +139,7 @@ type uskSearchResult struct {
 	Capabilities []string `json:"capabilities"`
 	Platforms    []string `json:"platform_compatibility"`
 	SchemaURL    string   `json:"schema_url"`
-	DownloadURL  string   `json:"download_url"`
+	DownloadURL  string   `json:"download_url,omitempty"`
 }
 
 func uskSearch(entries []*entry) any {
@@ -213,8 +225,12 @@ func uskSchema(e *entry) tree {
 		}
 	}
 	m.Set("status", e.status)
-	m.Set("download_url", e.urls.Archive)
-	m.Set("skill_md_url", e.urls.SkillMD)
+	if e.urls.Archive != "" {
+		m.Set("download_url", e.urls.Archive)
+	}
+	if e.urls.SkillMD != "" {
+		m.Set("skill_md_url", e.urls.SkillMD)
+	}
 	m.Set("uasp_url", e.urls.JSON)
 	m.Set("page_url", e.urls.Page)
 	return tree{m}

@@ -52,7 +52,7 @@ type entry struct {
 type urls struct {
 	Page     string `json:"page"`
 	JSON     string `json:"json"`
-	Markdown string `json:"markdown"`
+	Markdown string `json:"markdown,omitempty"`
 	SkillMD  string `json:"skill_md,omitempty"`
 	Archive  string `json:"archive,omitempty"`
 	Paths    string `json:"paths,omitempty"`
@@ -92,17 +92,19 @@ func newEntry(s *catalog.Skill, site *siteinfo.Info) *entry {
 	e.multiFile = e.hasSkillMD && len(s.Files) > 1
 	e.docArchive = !e.hasSkillMD && s.Doc != nil && s.UASPSource != nil && s.UASPFile != ""
 	e.urls = urls{
-		Page:     site.URL(siteinfo.SkillPage(e.name)),
-		JSON:     site.URL(siteinfo.APISkill(e.name)),
-		Markdown: site.URL(siteinfo.SkillMarkdown(e.name)),
+		Page: site.URL(siteinfo.SkillPage(e.name)),
+		JSON: site.URL(siteinfo.APISkill(e.name)),
+	}
+	if site.Parts.Markdown {
+		e.urls.Markdown = site.URL(siteinfo.SkillMarkdown(e.name))
 	}
 	if s.Doc != nil && site.PublishesPaths() {
 		e.urls.Paths = site.URL(siteinfo.APIPaths(e.name))
 	}
-	if e.hasSkillMD {
+	if e.hasSkillMD && site.Parts.Sources {
 		e.urls.SkillMD = site.URL(siteinfo.SkillFile(e.name, "SKILL.md"))
 	}
-	if e.hasSkillMD || e.docArchive {
+	if (e.hasSkillMD || e.docArchive) && site.Parts.Archives {
 		e.urls.Archive = site.URL(siteinfo.SkillArchive(e.name))
 	}
 	if e.usk {

@@ -3,6 +3,7 @@ package api
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -25,7 +26,22 @@ func summary(entries []*entry, site *siteinfo.Info) string {
 	if d := oneLine(site.Description); d != "" {
 		return d
 	}
-	return fmt.Sprintf("A catalog of %d agent skills. Each has a page, its SKILL.md, a Markdown twin, a .skill archive and a UASP document answering path queries as static JSON.", len(entries))
+	has := []string{"a page"}
+	if site.Parts.Sources {
+		has = append(has, "its SKILL.md")
+	}
+	if site.Parts.Markdown {
+		has = append(has, "a Markdown twin")
+	}
+	if site.Parts.Archives {
+		has = append(has, "a .skill archive")
+	}
+	doc := "a UASP document"
+	if site.PublishesPaths() {
+		doc += " answering path queries as static JSON"
+	}
+	has = append(has, doc)
+	return fmt.Sprintf("A catalog of %d agent skills. Each has %s and %s.", len(entries), strings.Join(has[:len(has)-1], ", "), has[len(has)-1])
 }
 
 // llmsTxt is /llms.txt as llmstxt.org describes it: a title, a summary,
@@ -33,7 +49,14 @@ func summary(entries []*entry, site *siteinfo.Info) string {
 func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n\n> %s\n\n", oneLine(site.Title), summary(entries, site))
-	b.WriteString("Every skill below links to its page as Markdown. ")
+	switch {
+	case site.Parts.Markdown:
+		b.WriteString("Every skill below links to its page as Markdown. ")
+	case site.Parts.Sources:
+		b.WriteString("Every skill below links to its SKILL.md (a skill made of a UASP document alone, to its page). ")
+	default:
+		b.WriteString("Every skill below links to its page. ")
+	}
 	if site.PublishesPaths() {
 		b.WriteString("Query a skill's UASP document without downloading it whole: " +
 			"api/v1/skills/NAME/paths.json lists the static answers, one JSON file per path (NAME:PATH is api/v1/skills/NAME/PATH.json).\n\n")
@@ -42,7 +65,7 @@ func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 	}
 	b.WriteString("## Skills\n\n")
 	for _, e := range entries {
-		fmt.Fprintf(&b, "- [%s](%s)", linkText.Replace(e.name), linkURL.Replace(e.urls.Markdown))
+		fmt.Fprintf(&b, "- [%s](%s)", linkText.Replace(e.name), linkURL.Replace(cmp.Or(e.urls.Markdown, e.urls.SkillMD, e.urls.Page)))
 		if d := oneLine(e.description); d != "" {
 			b.WriteString(": " + d)
 		}
@@ -59,7 +82,9 @@ func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 		fmt.Fprintf(&b, "- [%s](%s): %s\n", l.name, linkURL.Replace(site.URL(l.path)), l.what)
 	}
 	b.WriteString("\n## Optional\n\n")
-	fmt.Fprintf(&b, "- [Full text](%s): every skill's Markdown in one file\n", linkURL.Replace(site.URL(LLMSFullPath)))
+	if site.Parts.Markdown {
+		fmt.Fprintf(&b, "- [Full text](%s): every skill's Markdown in one file\n", linkURL.Replace(site.URL(LLMSFullPath)))
+	}
 	fmt.Fprintf(&b, "- [SKILLS.md](%s): the catalog as SkillBag lines, name: description\n", linkURL.Replace(site.URL(SkillsCatalogPath)))
 	return b.Bytes()
 }

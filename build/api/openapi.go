@@ -64,6 +64,16 @@ func openAPI(site *siteinfo.Info) obj {
 	if !site.PublishesLegacyDiscovery() {
 		delete(paths, p(LegacySkillsPath))
 	}
+	if !site.Parts.Markdown {
+		delete(paths, "/skills/{name}/index.html.md")
+		delete(paths, p(LLMSFullPath))
+	}
+	if !site.Parts.Sources {
+		delete(paths, "/skills/{name}/SKILL.md")
+	}
+	if !site.Parts.Archives {
+		delete(paths, "/skills/{name}/{name}.skill")
+	}
 	answer := obj{
 		"type":     "object",
 		"required": []string{"skill", "path", "found"},

@@ -25,13 +25,18 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info) error {
 		return err
 	}
 	s := e.s
-	if err := g.WriteRaw(siteinfo.SkillMarkdown(e.name), skillMarkdown(e)); err != nil {
-		return err
+	parts := site.Parts
+	if parts.Markdown {
+		if err := g.WriteRaw(siteinfo.SkillMarkdown(e.name), skillMarkdown(e)); err != nil {
+			return err
+		}
 	}
-	if err := writeFiles(g, e); err != nil {
-		return err
+	if parts.Sources {
+		if err := writeFiles(g, e); err != nil {
+			return err
+		}
 	}
-	if e.hasSkillMD {
+	if e.hasSkillMD && parts.Archives {
 		var buf bytes.Buffer
 		if err := pack.Skill(&buf, s.Input, e.name); err != nil {
 			return err
@@ -48,14 +53,14 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info) error {
 				return err
 			}
 		}
-		// Clients of the v0.1 discovery index fetch .well-known/skills/NAME/SKILL.md.
-		if site.PublishesLegacyDiscovery() {
-			if err := g.WriteRaw(legacySkillMD(e.name), s.Source); err != nil {
-				return err
-			}
+	}
+	// Clients of the v0.1 discovery index fetch .well-known/skills/NAME/SKILL.md.
+	if e.hasSkillMD && site.PublishesLegacyDiscovery() {
+		if err := g.WriteRaw(legacySkillMD(e.name), s.Source); err != nil {
+			return err
 		}
 	}
-	if e.docArchive {
+	if e.docArchive && parts.Archives {
 		var buf bytes.Buffer
 		if err := pack.WriteFiles(&buf, e.name, documentPackage(e)); err != nil {
 			return err

@@ -75,7 +75,7 @@ func groupKey(e *entry, site *siteinfo.Info) string {
 		return ""
 	}
 	h := sha256.New()
-	for _, part := range []string{formatVersion, e.s.Key, e.name, string(e.s.Status), site.Base.String(), site.Title, site.QueryPaths, site.LegacyDiscovery} {
+	for _, part := range []string{formatVersion, e.s.Key, e.name, string(e.s.Status), site.Base.String(), site.Title, site.QueryPaths, site.LegacyDiscovery, fmt.Sprint(site.Parts)} {
 		fmt.Fprintf(h, "%d:%s;", len(part), part)
 	}
 	return hex.EncodeToString(h.Sum(nil))

@@ -383,3 +383,72 @@ Body.
 		}
 	}
 }
+
+// TestPartsLeftOut: a site with every optional part left out (and no
+// per-path answers or v0.1 copies) has none of their files and no link to
+// any of them, and still links correctly everywhere.
+func TestPartsLeftOut(t *testing.T) {
+	info, err := siteinfo.New("Test skills", "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info.Parts = siteinfo.Parts{}
+	info.QueryPaths, info.LegacyDiscovery = siteinfo.QueryPathsNone, "false"
+	out := filepath.Join(t.TempDir(), "public")
+	opt := build.Options{Output: out, Site: info}
+	opt.Sources = []string{writeCatalog(t)}
+	res, err := build.Build(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	problems, err := sitecheck.Check(out, sitecheck.Options{BasePath: "/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+	gone := regexp.MustCompile(`\.html\.md$|\.skill$|\.zip$|^llms-full\.txt$|^search/bleve|^skills/[^/]+/.+[^l]$|^api/v1/skills/[^/]+/|^\.well-known/skills/`)
+	var files []string
+	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(out, p)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	for _, f := range files {
+		if gone.MatchString(f) && f != "search/index.html" {
+			t.Errorf("%s was published", f)
+		}
+	}
+	// Nothing links to what is gone, in pages or in what agents read.
+	// (Pages name their source file in text, so only their links count.)
+	target := `(index\.html\.md|\.skill\b|/SKILL\.md|llms-full|paths\.json|bleve)`
+	link := regexp.MustCompile(target)
+	href := regexp.MustCompile(`(?:href|src)="[^"]*` + target)
+	for _, f := range append([]string{"llms.txt", "api/v1/index.json", "api/v1/openapi.json", ".well-known/agent-skills/index.json", "v1/agent/search"},
+		"skills/pdf-tools/index.html", "skills/csv-stats/index.html", "index.html") {
+		b, err := os.ReadFile(filepath.Join(out, f))
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		re := link
+		if strings.HasSuffix(f, ".html") {
+			re = href
+		}
+		if m := re.Find(b); m != nil {
+			t.Errorf("%s still links %s", f, m)
+		}
+	}
+	// Derived docs are left out; a document the author wrote is the page.
+	pdf, _ := os.ReadFile(filepath.Join(out, "skills", "pdf-tools", "index.html"))
+	mermaid, _ := os.ReadFile(filepath.Join(out, "skills", "mermaid-diagrams", "index.html"))
+	if bytes.Contains(pdf, []byte("sd-uasp")) || !bytes.Contains(mermaid, []byte("sd-uasp")) {
+		t.Error("derived docs shown, or a written document hidden")
+	}
+	if len(res.Catalog.Skills) < 4 {
+		t.Fatalf("%d skills published", len(res.Catalog.Skills))
+	}
+}

@@ -96,10 +96,12 @@ func (r *renderer) writeSkillPages(ctx context.Context, c *catalog.Catalog, out 
 		p := &page{
 			Title:       s.Name,
 			Description: firstLine(s.Description, 300),
-			Alternate:   r.site.Link(siteinfo.SkillMarkdown(s.Name)),
 			Section:     "home",
 			Skill:       true,
 			Data:        v,
+		}
+		if r.site.Parts.Markdown {
+			p.Alternate = r.site.Link(siteinfo.SkillMarkdown(s.Name))
 		}
 		return r.writePage(g, siteinfo.SkillPage(s.Name), "skill.html", p)
 	})
@@ -112,8 +114,8 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		Description: strings.TrimSpace(s.Description),
 		Format:      s.Format.Label(),
 		Status:      string(s.Status),
-		Archive:     site.Link(siteinfo.SkillArchive(s.Name)),
-		APIDoc:      site.Link(siteinfo.APISkill(s.Name)),
+
+		APIDoc: site.Link(siteinfo.APISkill(s.Name)),
 	}
 	fm := s.Frontmatter
 	if fm != nil {
@@ -147,11 +149,11 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 	files := map[string]bool{}
 	for _, f := range s.Files {
 		files[f.Path] = true
-		v.Files = append(v.Files, fileLink{
-			Path: f.Path,
-			Link: site.Link(siteinfo.PublishedFile(s.Name, f.Path)),
-			Size: byteSize(f.Size),
-		})
+		fl := fileLink{Path: f.Path, Size: byteSize(f.Size)}
+		if site.Parts.Sources {
+			fl.Link = site.Link(siteinfo.PublishedFile(s.Name, f.Path))
+		}
+		v.Files = append(v.Files, fl)
 	}
 	resolve := r.linkResolver(s, files)
 	if len(s.Body) > 0 {
@@ -166,7 +168,7 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 			}
 		}
 	}
-	if d := s.Doc; d != nil {
+	if d := s.Doc; d != nil && (!d.Derived || site.Parts.DerivedDocs) {
 		res, err := markdown.Render(uasp.SectionsMarkdown(d, 1), markdown.Options{ResolveLink: resolve, IDPrefix: "uasp-"})
 		if err != nil {
 			return nil, fmt.Errorf("%s: rendering the UASP document: %w", s.File(), err)
@@ -210,14 +212,19 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		}
 	}
 	v.Diagnostics = diagViews(s.Diagnostics)
-	v.Install = installSnippet(site, s.Name)
+	if site.Parts.Archives {
+		v.Archive = site.Link(siteinfo.SkillArchive(s.Name))
+		v.Install = installSnippet(site, s.Name)
+	}
 	v.Facts = r.facts(s)
 	v.Endpoints = []endpoint{{"UASP document (JSON)", site.Link(siteinfo.APISkill(s.Name))}}
 	if s.Doc != nil && site.PublishesPaths() {
 		v.Endpoints = append(v.Endpoints, endpoint{"Query paths", site.Link(siteinfo.APIPaths(s.Name))})
 	}
-	v.Endpoints = append(v.Endpoints, endpoint{"This page as Markdown", site.Link(siteinfo.SkillMarkdown(s.Name))})
-	if s.SkillFile != "" {
+	if site.Parts.Markdown {
+		v.Endpoints = append(v.Endpoints, endpoint{"This page as Markdown", site.Link(siteinfo.SkillMarkdown(s.Name))})
+	}
+	if s.SkillFile != "" && site.Parts.Sources {
 		v.Endpoints = append(v.Endpoints, endpoint{"SKILL.md source", site.Link(siteinfo.PublishedFile(s.Name, s.SkillFile))})
 	}
 	return v, nil
@@ -315,6 +322,9 @@ func (r *renderer) linkResolver(s *catalog.Skill, files map[string]bool) func(st
 		}
 		p := path.Clean(u.Path)
 		if files[p] {
+			if !site.Parts.Sources {
+				return "", true
+			}
 			if pub := siteinfo.PublishedFile(s.Name, p); pub != "" {
 				return site.Link(pub) + fragment, true
 			}
@@ -338,7 +348,7 @@ func (r *renderer) linkResolver(s *catalog.Skill, files map[string]bool) func(st
 			return site.Link(siteinfo.SkillPage(other.Name)), true
 		}
 		for _, f := range other.Files {
-			if f.Path == rel {
+			if f.Path == rel && site.Parts.Sources {
 				if pub := siteinfo.PublishedFile(other.Name, rel); pub != "" {
 					return site.Link(pub) + fragment, true
 				}

@@ -37,11 +37,38 @@ type Info struct {
 	// its clients fetch (.well-known/skills/NAME/SKILL.md): "true",
 	// "false", or "auto" ("" too), which ForCatalog decides by size.
 	LegacyDiscovery string
+	// Parts are the optional parts of the site and whether each is
+	// published; New publishes them all.
+	Parts Parts
 	// Date stands in for the dates the sources do not give (an Atom entry
 	// needs one): SOURCE_DATE_EPOCH when set, else the Unix epoch, so
 	// that the output never depends on when it was built.
 	Date time.Time
 }
+
+// Parts are the parts of a site a user may leave out to make it smaller:
+// each costs a file or more per skill. Every link to a part left out goes
+// too. Pages, the search page's JSON index, the agent API's documents and
+// indexes, and llms.txt are always published.
+type Parts struct {
+	// Markdown: each page's Markdown twin (skills/NAME/index.html.md) and
+	// llms-full.txt, which joins them.
+	Markdown bool
+	// Sources: each skill's own files, byte for byte, under skills/NAME/.
+	Sources bool
+	// Archives: each skill's .skill archive, and the ZIP the Agent Skills
+	// discovery index points to for a skill of several files.
+	Archives bool
+	// Bleve: the bleve index (search/bleve/, search/bleve.zip), for
+	// programs and skilldex search; the browser needs only the JSON index.
+	Bleve bool
+	// DerivedDocs: the UASP docs skilldex derives from SKILL.md, on each
+	// page (a document the author wrote is always shown).
+	DerivedDocs bool
+}
+
+// AllParts publishes every part.
+var AllParts = Parts{Markdown: true, Sources: true, Archives: true, Bleve: true, DerivedDocs: true}
 
 // Values of Info.QueryPaths.
 const (
@@ -137,7 +164,7 @@ func New(title, base string) (*Info, error) {
 	if title == "" {
 		title = "Skills"
 	}
-	return &Info{Title: title, Base: u, Date: SourceDate()}, nil
+	return &Info{Title: title, Base: u, Date: SourceDate(), Parts: AllParts}, nil
 }
 
 // Link returns the root-relative URL of a site path ("skills/x/" ->

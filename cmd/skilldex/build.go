@@ -154,6 +154,7 @@ func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) 
 	info.Repository = cfg.Repository
 	info.QueryPaths = cfg.API.Paths
 	info.LegacyDiscovery = cfg.Discovery.Legacy
+	info.Parts = cfg.parts()
 	p.opt = build.Options{LoadOptions: lo, Output: output, Site: info, NoMinify: f.noMinify}
 	return p, nil
 }

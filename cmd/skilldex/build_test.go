@@ -107,6 +107,9 @@ api:
   paths: none
 discovery:
   legacy: false
+publish:
+  markdown: false
+  bleve: false
 `)
 	// Sources and output are relative to the config file, not the
 	// working folder.
@@ -136,6 +139,12 @@ discovery:
 	}
 	if m, _ := filepath.Glob(filepath.Join(out, "api", "v1", "skills", "*", "paths.json")); len(m) > 0 {
 		t.Errorf("api.paths: none still wrote %s", m[0])
+	}
+	if m, _ := filepath.Glob(filepath.Join(out, "skills", "*", "index.html.md")); len(m) > 0 || exists(filepath.Join(out, "search", "bleve.zip")) {
+		t.Error("publish.markdown or publish.bleve: false did not take effect")
+	}
+	if m, _ := filepath.Glob(filepath.Join(out, "skills", "*", "*.skill")); len(m) == 0 {
+		t.Error("publish.archives, not named, was turned off")
 	}
 	for file, want := range map[string]string{
 		"typo":      "line 2: key sourcs is not a known key",

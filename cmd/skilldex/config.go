@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/skilldex/skilldex/build/siteinfo"
 )
 
 // ConfigFile is the config file build and serve read from the current
@@ -31,6 +33,15 @@ type config struct {
 		// skills, none beyond).
 		Paths string `yaml:"paths"`
 	} `yaml:"api"`
+	// Publish turns the optional parts of the site on and off (see
+	// siteinfo.Parts); a part not named stays on.
+	Publish struct {
+		Markdown    *bool `yaml:"markdown"`
+		Sources     *bool `yaml:"sources"`
+		Archives    *bool `yaml:"archives"`
+		Bleve       *bool `yaml:"bleve"`
+		DerivedDocs *bool `yaml:"derived_docs"`
+	} `yaml:"publish"`
 	Discovery struct {
 		// Legacy is whether the v0.1 discovery index and its SKILL.md
 		// copies are published: true, false, or auto (true up to
@@ -63,7 +74,7 @@ func loadConfig(path string) (*config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %v (the keys are title, description, base_url, repository, sources, output, strict, api.paths, discovery.legacy)", path, yamlMessage(err))
+		return nil, fmt.Errorf("%s: %v (the keys are title, description, base_url, repository, sources, output, strict, api.paths, discovery.legacy, publish.markdown, publish.sources, publish.archives, publish.bleve, publish.derived_docs)", path, yamlMessage(err))
 	}
 	switch c.API.Paths {
 	case "", "auto", "all", "sections", "none":
@@ -84,6 +95,22 @@ func loadConfig(path string) (*config, error) {
 		c.Output = c.resolve(c.Output)
 	}
 	return &c, nil
+}
+
+// parts returns the site parts the config publishes.
+func (c *config) parts() siteinfo.Parts {
+	p := siteinfo.AllParts
+	set := func(dst *bool, v *bool) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	set(&p.Markdown, c.Publish.Markdown)
+	set(&p.Sources, c.Publish.Sources)
+	set(&p.Archives, c.Publish.Archives)
+	set(&p.Bleve, c.Publish.Bleve)
+	set(&p.DerivedDocs, c.Publish.DerivedDocs)
+	return p
 }
 
 func (c *config) resolve(p string) string {

@@ -96,7 +96,7 @@ func defaultIndex(p string) (string, error) {
 			return "", err
 		}
 	}
-	return "", fmt.Errorf("no index at public/%s or public/%s: run skilldex build first, or pass --index", index.BleveDir, index.BleveArchive)
+	return "", fmt.Errorf("no index at public/%s or public/%s: run skilldex build first (with publish.bleve on, the default), or pass --index", index.BleveDir, index.BleveArchive)
 }
 
 func isTerminal(w io.Writer) bool {
