@@ -114,8 +114,7 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		Description: strings.TrimSpace(s.Description),
 		Format:      s.Format.Label(),
 		Status:      string(s.Status),
-
-		APIDoc: site.Link(siteinfo.APISkill(s.Name)),
+		APIDoc:      site.Link(siteinfo.APISkill(s.Name)),
 	}
 	fm := s.Frontmatter
 	if fm != nil {
