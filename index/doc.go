@@ -61,9 +61,66 @@ type document struct {
 // material, and its words would only dilute the dictionary.
 const maxBody = 64 << 10
 
-// urls are dropped from bodies before indexing: "https", "com" and path
-// segments match nothing a person searches for.
-var urls = regexp.MustCompile(`\bhttps?://[^\s)>\]]+`)
+// URLs are dropped from bodies before indexing: "https", "com" and path
+// segments match nothing a person searches for. urlPattern says which;
+// stripURLs does what its ReplaceAllString(s, " ") would, without the
+// regexp machinery (which took 2 s of a 10,000-skill build).
+var urlPattern = regexp.MustCompile(`\bhttps?://[^\s)>\]]+`)
+
+// stripURLs replaces every URL urlPattern matches in s with a space.
+func stripURLs(s string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		j := strings.Index(s[i:], "http")
+		if j < 0 {
+			break
+		}
+		j += i
+		i = j + 1
+		if j > 0 && isWordByte(s[j-1]) { // \b: a word must not go on before it
+			continue
+		}
+		k := j + len("http")
+		if k < len(s) && s[k] == 's' {
+			k++
+		}
+		if !strings.HasPrefix(s[k:], "://") {
+			continue
+		}
+		k += len("://")
+		end := k
+		for end < len(s) && !endsURL(s[end]) {
+			end++
+		}
+		if end == k {
+			continue
+		}
+		b.WriteString(s[last:j])
+		b.WriteByte(' ')
+		last, i = end, end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// isWordByte is RE2's \w: ASCII letters, digits and underscore.
+func isWordByte(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// endsURL is what urlPattern's [^\s)>\]] stops at (RE2's \s is
+// [\t\n\f\r ]).
+func endsURL(c byte) bool {
+	switch c {
+	case '\t', '\n', '\f', '\r', ' ', ')', '>', ']':
+		return true
+	}
+	return false
+}
 
 // newDocument collects what search needs from a catalog skill.
 func newDocument(s *catalog.Skill) *document {
@@ -85,7 +142,7 @@ func newDocument(s *catalog.Skill) *document {
 	if len(body) > maxBody {
 		body = body[:maxBody]
 	}
-	d.Body = urls.ReplaceAllString(string(body), " ")
+	d.Body = stripURLs(string(body))
 	return d
 }
 

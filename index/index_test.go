@@ -337,3 +337,17 @@ func FuzzTokens(f *testing.F) {
 		_ = PrefixFile(s)
 	})
 }
+
+// FuzzStripURLs: stripURLs replaces what urlPattern matches, as the
+// regexp would.
+func FuzzStripURLs(f *testing.F) {
+	for _, s := range []string{"see https://example.com/x).", "xhttp://a", "_http://a b", "http://", "https:// x", "http://a]http://b>c",
+		"é https://ü.example/ä", "hhttps://a", "https://a\vb", "(http://x) and [https://y]", "httpss://a", "\xffhttp://\xfe"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := stripURLs(s), urlPattern.ReplaceAllString(s, " "); got != want {
+			t.Fatalf("stripURLs(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
