@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -93,13 +95,30 @@ func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 // skill's Markdown twin as served, in name order. It is streamed, not
 // built in memory: for 10,000 skills it is 60 MB, and building it was the
 // largest single allocation of the build.
+//
+// It is an output group keyed by its header and the twins' digests, so
+// that a rebuild in which no twin changed keeps it without reading them.
 func writeLLMSFull(out *output.Writer, entries []*entry, site *siteinfo.Info) error {
-	f, err := out.Create(LLMSFullPath)
+	header := fmt.Sprintf("# %s\n\n> %s\n", oneLine(site.Title), summary(entries, site))
+	h := sha256.New()
+	fmt.Fprintf(h, "llms-full-1\x00%d\x00%s", len(header), header)
+	for _, e := range entries {
+		sum, err := out.Digest(siteinfo.SkillMarkdown(e.name))
+		if err != nil {
+			return err
+		}
+		h.Write(sum[:])
+	}
+	g, reused, err := out.Group("catalog:llms-full", hex.EncodeToString(h.Sum(nil)))
+	if err != nil || reused {
+		return err
+	}
+	f, err := g.Create(LLMSFullPath)
 	if err != nil {
 		return err
 	}
 	b := bufio.NewWriterSize(f, 64<<10)
-	fmt.Fprintf(b, "# %s\n\n> %s\n", oneLine(site.Title), summary(entries, site))
+	b.WriteString(header)
 	for _, e := range entries {
 		md, err := out.ReadFile(siteinfo.SkillMarkdown(e.name))
 		if err != nil {

@@ -21,7 +21,18 @@ type card struct {
 // cardTags is how many tags a card shows.
 const cardTags = 5
 
+// cardOf returns the skill's card, made once per build: a skill is listed
+// on the home page and on the page of each of its terms.
 func (r *renderer) cardOf(s *catalog.Skill) card {
+	if c, ok := r.cards.Load(s); ok {
+		return c.(card)
+	}
+	c := r.makeCard(s)
+	r.cards.Store(s, c)
+	return c
+}
+
+func (r *renderer) makeCard(s *catalog.Skill) card {
 	c := card{
 		Name:    s.Name,
 		Link:    r.site.Link(siteinfo.SkillPage(s.Name)),

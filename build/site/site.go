@@ -57,6 +57,7 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	r.memo, r.ctx = m, ctx
 	r.termLinks = termLinks(c, site)
 	r.folders = newSkillFolders(c)
+	r.linkWorld = linkWorldOf(c)
 	if err := r.writeAssets(out); err != nil {
 		return err
 	}
@@ -85,8 +86,10 @@ type renderer struct {
 	// key digests the templates, assets and settings: a skill page whose
 	// skill and key are unchanged needs no rendering in incremental builds.
 	key string
-	// folders finds skills by source folder, for links between skills.
-	folders skillFolders
+	// folders finds skills by source folder, for links between skills;
+	// linkWorld digests what they resolve against (see linkEnv).
+	folders   skillFolders
+	linkWorld string
 	// ctx is the build's: long loops stop when it is done.
 	ctx context.Context
 	// memo keeps per-skill work between serve's builds; nil otherwise.
@@ -94,6 +97,8 @@ type renderer struct {
 	// termLinks are the links of the taxonomy terms' pages, by kind and
 	// lowercased term (see termLink).
 	termLinks map[string]map[string]string
+	// cards holds each listed skill's card (see cardOf).
+	cards sync.Map
 	// assets are the files of static/ as published, by name.
 	assets     map[string][]byte
 	assetNames []string // sorted

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
@@ -286,6 +287,19 @@ func newSkillFolders(c *catalog.Catalog) skillFolders {
 	return m
 }
 
+// linkWorldOf digests what links between skills resolve against: every
+// published skill's name, folder and files.
+func linkWorldOf(c *catalog.Catalog) string {
+	h := sha256.New()
+	for _, s := range c.Skills {
+		fmt.Fprintf(h, "%d\x00%s\x00%s\x00%s\x00%d\x00%s\x00", s.RootIndex, s.RelPath, s.Name, s.Packaging, len(s.Files), s.SkillFile)
+		for _, f := range s.Files {
+			fmt.Fprintf(h, "%s\x00", f.Path)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
 // owner returns the skill whose folder holds target (a path relative to
 // the source root), and target relative to that folder.
 func (m skillFolders) owner(root int, target string) (*catalog.Skill, string) {
@@ -360,7 +374,25 @@ func (r *renderer) linkResolver(s *catalog.Skill, files map[string]bool) func(st
 // linkEnv says where the links of a skill's body that leave its own files
 // lead in this build: the page depends on it, since another skill may come
 // or go without this skill changing.
+//
+// What a link resolves to depends on the skill and on which skills live
+// in which folders with which files (r.linkWorld): serve's memo keeps the
+// answer while both stay the same.
 func (r *renderer) linkEnv(s *catalog.Skill) string {
+	key := "site-1:env:" + s.Key + ":" + s.Name + ":" + r.linkWorld + ":" + r.key
+	if s.Key != "" {
+		if env, ok := memo.Lookup[string](r.memo, key); ok {
+			return env
+		}
+	}
+	env := r.resolveLinkEnv(s)
+	if s.Key != "" {
+		r.memo.Put(key, env)
+	}
+	return env
+}
+
+func (r *renderer) resolveLinkEnv(s *catalog.Skill) string {
 	files := map[string]bool{}
 	for _, f := range s.Files {
 		files[f.Path] = true
@@ -572,10 +604,11 @@ func byteSize(n int64) string {
 // firstLine flattens s to one line of at most max runes.
 func firstLine(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		s = strings.TrimSpace(string(r[:max-1])) + "…"
+	if len(s) <= max || utf8.RuneCountInString(s) <= max {
+		return s
 	}
-	return s
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:max-1])) + "…"
 }
 
 // hashTag is how a tag is shown: with one leading '#', which SkillBag tags
