@@ -154,7 +154,8 @@ func copyFile(g *output.Group, sitePath string, fsys fs.FS, name string) error {
 // list of paths.
 func writeDocument(g *output.Group, e *entry, site *siteinfo.Info) error {
 	d := e.s.Doc
-	b, err := marshal(skillJSON(e))
+	sd := skillJSON(e)
+	b, err := appendSkillJSON(nil, &sd)
 	if err != nil {
 		return err
 	}

@@ -33,6 +33,17 @@ func JSON(v any, indent string) ([]byte, error) {
 	return []byte(e.b.String()), nil
 }
 
+// AppendJSON appends JSON(v, indent) to dst as it reads nested depth
+// levels deep in an indented document: every line it breaks starts with
+// depth+1 indents or more, and its closing bracket with depth.
+func AppendJSON(dst []byte, v any, indent string, depth int) ([]byte, error) {
+	e := encoder{indent: indent, depth: depth}
+	if err := e.value(v); err != nil {
+		return dst, err
+	}
+	return append(dst, e.b.String()...), nil
+}
+
 type encoder struct {
 	b      strings.Builder
 	python bool
