@@ -211,13 +211,13 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch x := c.(type) {
 		case *ast.Heading:
-			d.heading = plainText(x, d.src)
+			in := newInline(x)
+			in.collect(x, d.src)
+			d.heading = collapse(in.text.String()) // plainText's, from the one collection
 			d.headingLevel = x.Level
 			h := strings.ToLower(d.heading)
 			d.inExamples = strings.Contains(h, "example")
 			d.whenToUse = strings.Contains(h, "when to use") || strings.Contains(h, "use cases") || strings.Contains(h, "when to apply") || strings.Contains(h, "use this skill when")
-			in := &inline{}
-			in.collect(x, d.src)
 			d.linksOf(in, "")
 			d.envInText(in.text.String(), d.line(x.Pos()))
 		case *ast.Paragraph, *ast.TextBlock:
@@ -285,7 +285,7 @@ func firstBlock(item ast.Node) ast.Node {
 func (d *deriver) table(t *extast.Table) {
 	ast.Walk(t, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if cell, ok := n.(*extast.TableCell); ok && entering {
-			in := &inline{}
+			in := newInline(cell)
 			in.collect(cell, d.src)
 			d.linksOf(in, "")
 			d.envInText(in.text.String(), d.line(cell.Pos()))
@@ -297,7 +297,7 @@ func (d *deriver) table(t *extast.Table) {
 
 // prose applies the sentence rules to a paragraph.
 func (d *deriver) prose(n ast.Node, listDepth int) {
-	in := &inline{}
+	in := newInline(n)
 	in.collect(n, d.src)
 	d.envInText(in.text.String(), d.line(n.Pos()))
 	for _, c := range in.codes {
@@ -309,7 +309,8 @@ func (d *deriver) prose(n ast.Node, listDepth int) {
 			}
 		}
 	}
-	for _, s := range in.sentences() {
+	// Rule 2 files nothing under a heading about examples.
+	for _, s := range d.sentences(in) {
 		line := d.line(s.src)
 		ref := ""
 		if len(s.links) > 0 {
@@ -320,17 +321,26 @@ func (d *deriver) prose(n ast.Node, listDepth int) {
 	d.linksOf(in, "")
 }
 
+// sentences returns the sentences of in that rule reads: none under a
+// heading about examples, where rule files nothing.
+func (d *deriver) sentences(in *inline) []sentence {
+	if d.inExamples {
+		return nil
+	}
+	return in.sentences()
+}
+
 // rule files one sentence under prefer, decisions, never or always.
 func (d *deriver) rule(s sentence, line int, ref string) {
-	if strings.HasSuffix(strings.TrimRight(s.mask, " *_)\"'"), "?") || words(s.text) < 2 || d.inExamples {
+	if strings.HasSuffix(strings.TrimRight(s.mask, " *_)\"'"), "?") || !hasWords(s.text, 2) || d.inExamples {
 		return
 	}
-	lm := lowerASCII(strings.TrimLeft(s.mask, " *_"))
+	lm := strings.TrimLeft(s.lm, " *_")
 	if strings.HasPrefix(lm, "e.g") || strings.HasPrefix(lm, "for example") || strings.HasPrefix(lm, "example") ||
 		strings.HasPrefix(s.text, "\"") || strings.HasPrefix(s.text, "“") {
 		return
 	}
-	c := trimSentence(s.text, s.mask)
+	c := trimSentence(s.text, s.mask, s.lm)
 	if p, ok := parsePreference(c); ok {
 		d.prefer = append(d.prefer, preferItem{p, line})
 		return

@@ -10,17 +10,19 @@ import (
 
 // inline is the plain text of a block's inline content, as the derivation
 // rules read it: emphasis and link markup gone, code spans kept in
-// backticks, line breaks as blanks. mask is the same text with code span
-// contents replaced by 'x', byte for byte, so that rules looking for words
-// ("never", "if") do not see what is inside code while keeping offsets
-// aligned with text.
+// backticks, line breaks as blanks. Rules read prose through its masks,
+// which are made only when asked for: headings, table cells and list items
+// need the text alone.
 type inline struct {
 	text  strings.Builder
-	mask  strings.Builder
+	code  []span   // text ranges that are code, which the masks hide
 	marks []mark   // text offset -> source offset, increasing
 	links []linkAt // links, by text offset
 	codes []codeAt // code spans
 }
+
+// span is a range of text offsets.
+type span struct{ start, end int }
 
 type codeAt struct {
 	code string
@@ -36,14 +38,67 @@ type linkAt struct {
 	src   int
 }
 
-func (in *inline) write(s string, code bool) {
-	in.text.WriteString(s)
-	if code {
-		in.mask.WriteString(strings.Repeat("x", len(s)))
-	} else {
-		in.mask.WriteString(s)
+// newInline returns an inline with room for the text of block n, which is
+// seldom longer than n's source: the text then grows once, not by
+// doubling.
+func newInline(n ast.Node) *inline {
+	in := &inline{}
+	if n.Type() == ast.TypeBlock {
+		if segs := n.Lines(); segs.Len() > 0 {
+			in.text.Grow(segs.At(segs.Len()-1).Stop - segs.At(0).Start)
+		}
 	}
+	return in
 }
+
+// write appends b to the text; code text is hidden by the masks.
+func (in *inline) write(b []byte, code bool) {
+	if code && len(b) > 0 {
+		in.code = append(in.code, span{in.text.Len(), in.text.Len() + len(b)})
+	}
+	in.text.Write(b)
+}
+
+func (in *inline) writeString(s string, code bool) {
+	if code && s != "" {
+		in.code = append(in.code, span{in.text.Len(), in.text.Len() + len(s)})
+	}
+	in.text.WriteString(s)
+}
+
+// masks returns the text with the contents of code spans replaced by 'x',
+// byte for byte, so that rules looking for words ("never", "if") do not see
+// what is inside code while offsets stay aligned with the text; and the
+// same mask ASCII-lowercased (as lowerASCII does), which most rules read.
+// Both are made for the whole block at once, in one allocation.
+func (in *inline) masks() (mask, lm string) {
+	text := in.text.String()
+	var b strings.Builder
+	b.Grow(2 * len(text))
+	at := 0
+	for _, c := range in.code {
+		b.WriteString(text[at:c.start])
+		for n := c.end - c.start; n > 0; n -= min(n, len(xs)) {
+			b.WriteString(xs[:min(n, len(xs))])
+		}
+		at = c.end
+	}
+	b.WriteString(text[at:])
+	mask = b.String()
+	// Runs without capitals are copied whole.
+	at = 0
+	for i := 0; i < len(mask); i++ {
+		if c := mask[i]; c >= 'A' && c <= 'Z' {
+			b.WriteString(mask[at:i])
+			b.WriteByte(c + 'a' - 'A')
+			at = i + 1
+		}
+	}
+	b.WriteString(mask[at:])
+	return mask, b.String()[len(mask):]
+}
+
+const xs = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 
 func (in *inline) mark(src int) {
 	if src >= 0 {
@@ -69,43 +124,45 @@ func (in *inline) collect(n ast.Node, src []byte) {
 		switch x := c.(type) {
 		case *ast.Text:
 			in.mark(x.Segment.Start)
-			in.write(string(x.Value(src)), false)
+			in.write(x.Value(src), false)
 			if x.SoftLineBreak() || x.HardLineBreak() {
-				in.write(" ", false)
+				in.writeString(" ", false)
 			}
 		case *ast.String:
-			in.write(string(x.Value), x.IsCode())
+			in.write(x.Value, x.IsCode())
 		case *ast.CodeSpan:
 			in.mark(x.Pos())
-			var code strings.Builder
+			in.writeString("`", false)
+			start := in.text.Len()
 			for t := x.FirstChild(); t != nil; t = t.NextSibling() {
 				switch tt := t.(type) {
 				case *ast.Text:
-					code.Write(tt.Value(src))
+					in.write(tt.Value(src), true)
 				case *ast.String:
-					code.Write(tt.Value)
+					in.write(tt.Value, true)
 				}
 			}
-			in.codes = append(in.codes, codeAt{code: code.String(), src: x.Pos()})
-			in.write("`", false)
-			in.write(code.String(), true)
-			in.write("`", false)
+			// The code is read from the text, which is never rewritten.
+			in.codes = append(in.codes, codeAt{code: in.text.String()[start:], src: x.Pos()})
+			in.writeString("`", false)
 		case *ast.Link:
-			start := in.text.Len()
-			sub := &inline{}
-			sub.collect(x, src)
-			in.links = append(in.links, linkAt{off: start, dest: string(x.Destination), label: sub.text.String(), src: x.Pos()})
+			// The label is the text the link's content adds, read back
+			// once it is collected.
+			start, i := in.text.Len(), len(in.links)
+			in.links = append(in.links, linkAt{off: start, dest: string(x.Destination), src: x.Pos()})
 			in.collect(x, src)
+			in.links[i].label = in.text.String()[start:]
 		case *ast.AutoLink:
-			u := string(x.URL(src))
+			url := x.URL(src)
 			if x.AutoLinkType == ast.AutoLinkURL {
+				u := string(url)
 				if !strings.Contains(u, "://") {
 					u = "http://" + u // linkify's www.example.com
 				}
 				in.links = append(in.links, linkAt{off: in.text.Len(), dest: u, src: x.Pos()})
 			}
 			in.mark(x.Pos())
-			in.write(string(x.URL(src)), false)
+			in.write(url, false)
 		case *ast.Image, *ast.RawHTML, *extast.Strikethrough, *extast.TaskCheckBox:
 			// Not text a reader of the rules would see as instructions.
 		default:
@@ -114,11 +171,12 @@ func (in *inline) collect(n ast.Node, src []byte) {
 	}
 }
 
-// sentence is a piece of a block's text with its source offset.
+// sentence is a piece of a block's text with its source offset, its mask
+// and its lowercased mask (see masks).
 type sentence struct {
-	text, mask string
-	src        int
-	links      []linkAt
+	text, mask, lm string
+	src            int
+	links          []linkAt
 }
 
 // abbreviations end with a dot without ending a sentence.
@@ -129,7 +187,8 @@ var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs":
 // opening character (capital, digit, backtick, quote, emphasis), and at
 // "; " as well, outside code spans.
 func (in *inline) sentences() []sentence {
-	text, mask := in.text.String(), in.mask.String()
+	text := in.text.String()
+	mask, lm := in.masks()
 	var out []sentence
 	start := 0
 	emit := func(end int) {
@@ -140,7 +199,7 @@ func (in *inline) sentences() []sentence {
 		t = strings.TrimRight(t, " \t")
 		m = m[:len(t)]
 		if t != "" {
-			s := sentence{text: t, mask: m, src: in.srcAt(start + lead)}
+			s := sentence{text: t, mask: m, lm: lm[start+lead : start+lead+len(t)], src: in.srcAt(start + lead)}
 			for _, l := range in.links {
 				if l.off >= start && l.off < end {
 					s.links = append(s.links, l)
@@ -205,7 +264,7 @@ func lowerASCII(s string) string {
 
 // plainText returns the inline text of a node (headings, list items).
 func plainText(n ast.Node, src []byte) string {
-	in := &inline{}
+	in := newInline(n)
 	in.collect(n, src)
 	return collapse(in.text.String())
 }

@@ -65,11 +65,29 @@ type preference struct{ use, over, when string }
 // decision is a parsed conditional rule.
 type decision struct{ when, then string }
 
-// trimSentence removes a leading label and the final stop.
-func trimSentence(text, mask string) clause {
-	lm := lowerASCII(mask)
-	if loc := leadLabel.FindStringIndex(lm); loc != nil {
-		text, mask, lm = text[loc[1]:], mask[loc[1]:], lm[loc[1]:]
+// labelStarts are what leadLabel's match starts with, one of which lm must
+// start with for the regexp to be worth running: most sentences start with
+// none.
+var labelStarts = []string{"important", "note", "warning", "critical", "caution", "tip", "rule", "remember",
+	"reminder", "key point", "required", "mandatory", "nb", "prereq", "-", "–", "—", "•", ">"}
+
+// mayHaveLabel reports whether lm starts as a leadLabel match must.
+func mayHaveLabel(lm string) bool {
+	for _, p := range labelStarts {
+		if strings.HasPrefix(lm, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// trimSentence removes a leading label and the final stop. lm is mask
+// lowercased (lowerASCII).
+func trimSentence(text, mask, lm string) clause {
+	if mayHaveLabel(lm) {
+		if loc := leadLabel.FindStringIndex(lm); loc != nil {
+			text, mask, lm = text[loc[1]:], mask[loc[1]:], lm[loc[1]:]
+		}
 	}
 	for len(mask) > 0 {
 		c := mask[len(mask)-1]
@@ -334,6 +352,23 @@ func words(s string) int {
 		}
 	}
 	return n
+}
+
+// hasWords reports whether words(s) >= n, reading s only as far as the
+// n-th word.
+func hasWords(s string, n int) bool {
+	in := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			if n--; n <= 0 {
+				return true
+			}
+		}
+	}
+	return n <= 0
 }
 
 func capitalize(s string) string {
