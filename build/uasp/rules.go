@@ -24,8 +24,9 @@ var (
 		regexp.MustCompile(`^(?:(?:if|when|for) (?P<when>[^,]{3,120}), )?(?P<use>[^,]+?) (?:is|are) (?:preferred|recommended) (?:over|to|instead of) (?P<over>.+?)(?: (?:when|if|for) (?P<when2>.+))?$`),
 	}
 
-	// conditional starts a decision: "If X, Y", "When X: Y", "If X then Y".
-	conditional = regexp.MustCompile(`^(?:if|when|whenever|once|after|before) `)
+	// conditionals start a decision: "If X, Y", "When X: Y", "If X then
+	// Y".
+	conditionals = []string{"if ", "when ", "whenever ", "once ", "after ", "before "}
 	// forUseCase is "For X, use Y" (Rule 3's third pattern).
 	forUseCase = regexp.MustCompile(`^for (.{3,120}?), ((?:use|prefer|choose|pick|run|call|try|start with|go with|consider) .+)$`)
 
@@ -108,10 +109,10 @@ type clause struct{ text, mask, lm string }
 // parsePreference applies Rule 2's prefer patterns.
 func parsePreference(c clause) (preference, bool) {
 	text, lm := c.text, c.lm
-	if !strings.Contains(lm, "prefer") && !strings.Contains(lm, "instead of") && !strings.Contains(lm, "rather than") && !strings.Contains(lm, "recommended") {
-		return preference{}, false // every pattern needs one of these
-	}
-	for _, re := range preferRes {
+	for i, re := range preferRes {
+		if !mayPrefer(i, lm) {
+			continue // most sentences: the regexps cost far more
+		}
 		m := re.FindStringSubmatchIndex(lm)
 		if m == nil {
 			continue
@@ -135,22 +136,55 @@ func parsePreference(c clause) (preference, bool) {
 	return preference{}, false
 }
 
+// preferStarts are what a match of preferRes[0] or [1] starts with: the
+// optional condition or subject, else the verb (the last item).
+var preferStarts = [2][]string{
+	{"if ", "when ", "for ", "you ", "we ", "always ", "prefer "},
+	{"if ", "when ", "for ", "you ", "we ", "always ", "use "},
+}
+
+// mayPrefer reports whether lm holds what a match of preferRes[i] must:
+// its start and its literal words. (The words are looked for without the
+// blank before them, which strings.Index finds slowly: blanks are
+// everywhere.)
+func mayPrefer(i int, lm string) bool {
+	switch i {
+	case 0:
+		return hasAnyPrefix(lm, preferStarts[0]) && strings.Contains(lm, "prefer ")
+	case 1:
+		return hasAnyPrefix(lm, preferStarts[1]) && (strings.Contains(lm, "instead of ") || strings.Contains(lm, "rather than "))
+	}
+	return strings.Contains(lm, "preferred ") || strings.Contains(lm, "recommended ")
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // parseDecision applies Rule 3: "If X, Y", "When X: Y", "If X then Y",
 // "For X, use Y".
 func parseDecision(c clause) (decision, bool) {
 	text, lm := c.text, c.lm
-	if m := forUseCase.FindStringSubmatchIndex(lm); m != nil {
-		d := decision{when: clean(text[m[2]:m[3]]), then: clean(text[m[4]:m[5]])}
-		return d, d.when != "" && d.then != ""
+	// forUseCase starts with "for ", which few sentences do.
+	if strings.HasPrefix(lm, "for ") {
+		if m := forUseCase.FindStringSubmatchIndex(lm); m != nil {
+			d := decision{when: clean(text[m[2]:m[3]]), then: clean(text[m[4]:m[5]])}
+			return d, d.when != "" && d.then != ""
+		}
 	}
-	loc := conditional.FindStringIndex(lm)
-	if loc == nil {
+	start := conditionalPrefix(lm)
+	if start < 0 {
 		return decision{}, false
 	}
 	// The condition ends at the first ", ", ": " or " then " outside
 	// parentheses.
 	depth := 0
-	for i := loc[1]; i < len(lm); i++ {
+	for i := start; i < len(lm); i++ {
 		switch lm[i] {
 		case '(':
 			depth++
@@ -160,15 +194,27 @@ func parseDecision(c clause) (decision, bool) {
 			}
 		case ',', ':':
 			if depth == 0 && i+1 < len(lm) && lm[i+1] == ' ' {
-				return makeDecision(text[loc[1]:i], text[i+2:])
+				return makeDecision(text[start:i], text[i+2:])
 			}
 		case ' ':
 			if depth == 0 && strings.HasPrefix(lm[i:], " then ") {
-				return makeDecision(text[loc[1]:i], text[i+6:])
+				return makeDecision(text[start:i], text[i+6:])
 			}
 		}
 	}
 	return decision{}, false
+}
+
+// conditionalPrefix returns the length of the conditional lm starts
+// with, as ^(?:if|when|whenever|once|after|before)  would match it; -1 when
+// there is none.
+func conditionalPrefix(lm string) int {
+	for _, w := range conditionals {
+		if strings.HasPrefix(lm, w) {
+			return len(w)
+		}
+	}
+	return -1
 }
 
 func makeDecision(when, then string) (decision, bool) {
@@ -179,65 +225,114 @@ func makeDecision(when, then string) (decision, bool) {
 	return d, true
 }
 
-// findWord returns the leftmost occurrence of any of words in s that
-// starts and ends at a word boundary (as regexp's \b: ASCII letters, digits
-// and '_' are word characters), preferring the earlier word at one
-// position, as an alternation does; nil when there is none. It replaces a
-// regexp because it runs on every sentence of every skill.
-func findWord(s string, words []string) []int {
-	best := []int(nil)
-	for _, w := range words {
-		for from := 0; from < len(s); {
-			i := strings.Index(s[from:], w)
-			if i < 0 {
-				break
-			}
-			start, end := from+i, from+i+len(w)
-			if best != nil && start >= best[0] {
-				break
-			}
-			if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
-				best = []int{start, end}
-				break
-			}
-			from = start + 1
+// keywords is a list of words findWord looks for, grouped by their first
+// byte (in list order within a group).
+type keywords struct {
+	list    []string
+	byFirst [256][]string
+}
+
+func newKeywords(list []string) *keywords {
+	k := &keywords{list: list}
+	for _, w := range list {
+		if w != "" {
+			k.byFirst[w[0]] = append(k.byFirst[w[0]], w)
 		}
 	}
-	return best
+	return k
 }
+
+// at returns the end of the first of the words that occurs at i of s and
+// ends at a word boundary; -1 when none does. Only the words starting with
+// s[i] can, and they keep their order.
+func (k *keywords) at(s string, i int) int {
+	for _, w := range k.byFirst[s[i]] {
+		if end := i + len(w); strings.HasPrefix(s[i:], w) && (end == len(s) || !wordBytes[s[end]]) {
+			return end
+		}
+	}
+	return -1
+}
+
+var neverKeys, alwaysKeys, notRuleKeys = newKeywords(neverWords), newKeywords(alwaysWords), newKeywords(notRuleWords)
+
+// findWord returns the leftmost occurrence of any of the keywords in s that
+// starts and ends at a word boundary (as regexp's \b: ASCII letters, digits
+// and '_' are word characters), preferring the earlier word at one
+// position, as an alternation does; nil when there is none.
+func findWord(s string, k *keywords) []int {
+	prev := false // s[i-1] is a word byte
+	for i := 0; i < len(s); i++ {
+		if !prev {
+			if end := k.at(s, i); end >= 0 {
+				return []int{i, end}
+			}
+		}
+		prev = wordBytes[s[i]]
+	}
+	return nil
+}
+
+// ruleKeywords returns what parseConstraint asks of lm, as findWord would
+// give it: the leftmost never keyword, the leftmost always keyword, and
+// whether a not-a-rule phrase occurs (then the others do not matter and
+// are nil). It reads lm once, as it runs on every sentence of every skill.
+func ruleKeywords(lm string) (never, always []int, notRule bool) {
+	prev := false
+	for i := 0; i < len(lm); i++ {
+		if !prev && ruleFirst[lm[i]] {
+			if notRuleKeys.at(lm, i) >= 0 {
+				return nil, nil, true
+			}
+			if never == nil {
+				if end := neverKeys.at(lm, i); end >= 0 {
+					never = []int{i, end}
+				}
+			}
+			if always == nil {
+				if end := alwaysKeys.at(lm, i); end >= 0 {
+					always = []int{i, end}
+				}
+			}
+		}
+		prev = wordBytes[lm[i]]
+	}
+	return never, always, false
+}
+
+// ruleFirst holds the bytes a keyword of any of the three lists starts with.
+var ruleFirst = func() (t [256]bool) {
+	for _, k := range []*keywords{neverKeys, alwaysKeys, notRuleKeys} {
+		for c, ws := range k.byFirst {
+			t[c] = t[c] || len(ws) > 0
+		}
+	}
+	return t
+}()
+
+// wordBytes are the bytes isWordByte reports, as a table.
+var wordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isWordByte(byte(c))
+	}
+	return t
+}()
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// ruleWords are substrings every keyword of neverWords and alwaysWords contains.
-var ruleWords = []string{"never", "not", "n't", "don", "must", "avoid", "prohibit", "forbid", "always", "ensure", "mandatory", "required"}
-
-// mayHoldRule reports whether a lowercased sentence contains a word that
-// can start a constraint.
-func mayHoldRule(lm string) bool {
-	for _, w := range ruleWords {
-		if strings.Contains(lm, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // parseConstraint applies Rule 2's never and always patterns and returns
 // the action the rule is about.
 func parseConstraint(c clause) (ruleKind, string) {
 	text, lm := c.text, c.lm
-	if !mayHoldRule(lm) {
-		return ruleNone, "" // most sentences; the regexps below cost far more
-	}
 	kind := ruleNever
-	loc := findWord(lm, neverWords)
+	loc, always, notRule := ruleKeywords(lm)
 	if loc == nil {
 		kind = ruleAlways
-		loc = findWord(lm, alwaysWords)
+		loc = always
 	}
-	if loc == nil || findWord(lm, notRuleWords) != nil {
+	if loc == nil || notRule {
 		return ruleNone, ""
 	}
 	kw := lm[loc[0]:loc[1]]
