@@ -975,7 +975,9 @@ func uskArgs(schema *yamltree.Map) []*yamltree.Map {
 		}
 		a.Set("required", required[name])
 		if def, ok := p.Get("default"); ok {
-			a.Set("default", def)
+			// A copy: the document owns its tree (see arrangeOwned), and
+			// the frontmatter stays the skill's.
+			a.Set("default", yamltree.Clone(def))
 		}
 		if desc, ok := getString(p, "description"); ok && strings.TrimSpace(desc) != "" {
 			a.Set("description", cut(collapse(desc), 300))

@@ -23,7 +23,13 @@ func ContentVersion(root *yamltree.Map) string {
 			m.Delete("version")
 		}
 	}
-	b, err := yamltree.PythonJSON(c)
+	return hashJSON(c)
+}
+
+// hashJSON returns the first 8 hex digits of the SHA-256 of v's
+// PythonJSON.
+func hashJSON(v any) string {
+	b, err := yamltree.PythonJSON(v)
 	if err != nil {
 		// A yamltree value always encodes; a tree built by hand with another
 		// type is a programming error, and hashing the error text keeps the
