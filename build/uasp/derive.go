@@ -309,25 +309,12 @@ func (d *deriver) prose(n ast.Node, listDepth int) {
 			}
 		}
 	}
-	// Rule 2 files nothing under a heading about examples.
-	for _, s := range d.sentences(in) {
-		line := d.line(s.src)
-		ref := ""
-		if len(s.links) > 0 {
-			ref = s.links[0].dest
-		}
-		d.rule(s, line, ref)
+	// Rule 2 files nothing under a heading about examples: the text is not
+	// even split.
+	if !d.inExamples {
+		in.eachSentence(func(s sentence) { d.rule(s, d.line(s.src), s.ref) })
 	}
 	d.linksOf(in, "")
-}
-
-// sentences returns the sentences of in that rule reads: none under a
-// heading about examples, where rule files nothing.
-func (d *deriver) sentences(in *inline) []sentence {
-	if d.inExamples {
-		return nil
-	}
-	return in.sentences()
 }
 
 // rule files one sentence under prefer, decisions, never or always.

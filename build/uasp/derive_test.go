@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/skill"
 )
@@ -436,6 +437,29 @@ func TestMayPreferMatchesRegexps(t *testing.T) {
 	for i, n := range matched {
 		if n < 100 {
 			t.Errorf("preferRes[%d] matched only %d random sentences; the test proves little", i, n)
+		}
+	}
+}
+
+// TestCutMatchesRunes checks cut against cutRunes, the rune slicing it
+// does on byte offsets for valid UTF-8.
+func TestCutMatchesRunes(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	pieces := []string{" ", "a", "word", "é", "日本", "😀", ",", ";", ":", "  ", "\xff", "\xe2\x80", "x y"}
+	for range 20000 {
+		var b strings.Builder
+		for range rnd.IntN(80) {
+			b.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		s := b.String()
+		for _, n := range []int{2, 3, 5, 8, 13, 40, 200} {
+			want := s
+			if utf8.RuneCountInString(s) > n {
+				want = cutRunes(s, n)
+			}
+			if got := cut(s, n); got != want {
+				t.Fatalf("cut(%q, %d) = %q, want %q", s, n, got, want)
+			}
 		}
 	}
 }

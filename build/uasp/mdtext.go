@@ -73,6 +73,9 @@ func (in *inline) writeString(s string, code bool) {
 // Both are made for the whole block at once, in one allocation.
 func (in *inline) masks() (mask, lm string) {
 	text := in.text.String()
+	if len(in.code) == 0 {
+		return text, lowerASCII(text) // nothing to hide
+	}
 	var b strings.Builder
 	b.Grow(2 * len(text))
 	at := 0
@@ -85,17 +88,22 @@ func (in *inline) masks() (mask, lm string) {
 	}
 	b.WriteString(text[at:])
 	mask = b.String()
-	// Runs without capitals are copied whole.
-	at = 0
-	for i := 0; i < len(mask); i++ {
-		if c := mask[i]; c >= 'A' && c <= 'Z' {
-			b.WriteString(mask[at:i])
+	writeLowerASCII(&b, mask)
+	return mask, b.String()[len(mask):]
+}
+
+// writeLowerASCII writes s with ASCII capitals lowercased; runs without
+// capitals are copied whole.
+func writeLowerASCII(b *strings.Builder, s string) {
+	at := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b.WriteString(s[at:i])
 			b.WriteByte(c + 'a' - 'A')
 			at = i + 1
 		}
 	}
-	b.WriteString(mask[at:])
-	return mask, b.String()[len(mask):]
+	b.WriteString(s[at:])
 }
 
 const xs = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
@@ -172,24 +180,25 @@ func (in *inline) collect(n ast.Node, src []byte) {
 }
 
 // sentence is a piece of a block's text with its source offset, its mask
-// and its lowercased mask (see masks).
+// and its lowercased mask (see masks), and the destination of its first
+// link ("" when it has none).
 type sentence struct {
 	text, mask, lm string
 	src            int
-	links          []linkAt
+	ref            string
 }
 
 // abbreviations end with a dot without ending a sentence.
 var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, "approx": true,
 	"incl": true, "fig": true, "no": true, "eg": true, "ie": true, "resp": true, "esp": true}
 
-// sentences splits the text at '.', '!' or '?' followed by a blank and an
-// opening character (capital, digit, backtick, quote, emphasis), and at
-// "; " as well, outside code spans.
-func (in *inline) sentences() []sentence {
+// eachSentence splits the text at '.', '!' or '?' followed by a blank and
+// an opening character (capital, digit, backtick, quote, emphasis), and at
+// "; " as well, outside code spans, and calls yield with each sentence in
+// turn.
+func (in *inline) eachSentence(yield func(sentence)) {
 	text := in.text.String()
 	mask, lm := in.masks()
-	var out []sentence
 	start := 0
 	emit := func(end int) {
 		t := text[start:end]
@@ -202,10 +211,11 @@ func (in *inline) sentences() []sentence {
 			s := sentence{text: t, mask: m, lm: lm[start+lead : start+lead+len(t)], src: in.srcAt(start + lead)}
 			for _, l := range in.links {
 				if l.off >= start && l.off < end {
-					s.links = append(s.links, l)
+					s.ref = l.dest
+					break
 				}
 			}
-			out = append(out, s)
+			yield(s)
 		}
 	}
 	for i := 0; i < len(mask); i++ {
@@ -244,7 +254,6 @@ func (in *inline) sentences() []sentence {
 		i = k - 1
 	}
 	emit(len(text))
-	return out
 }
 
 func opens(c byte) bool {
@@ -252,14 +261,19 @@ func opens(c byte) bool {
 }
 
 // lowerASCII lowercases ASCII letters only, so that offsets stay valid.
+// Text without capitals is returned as it is.
 func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+	i := 0
+	for i < len(s) && !(s[i] >= 'A' && s[i] <= 'Z') {
+		i++
 	}
-	return string(b)
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	writeLowerASCII(&b, s)
+	return b.String()
 }
 
 // plainText returns the inline text of a node (headings, list items).

@@ -480,6 +480,34 @@ func cut(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	if n < 2 || !utf8.ValidString(s) {
+		return cutRunes(s, n)
+	}
+	// As cutRunes, on byte offsets: in valid UTF-8 a blank byte is a blank
+	// rune, and a prefix of runes is a prefix of bytes.
+	end := runeOffset(s, n-1)
+	if lo := n*3/4 + 1; lo <= n-1 {
+		from := runeOffset(s, lo)
+		if i := strings.LastIndexByte(s[from:end+1], ' '); i >= 0 {
+			end = from + i
+		}
+	}
+	return strings.TrimRight(s[:end], " ,;:") + "…"
+}
+
+// runeOffset returns the byte offset of rune k of s, which has more.
+func runeOffset(s string, k int) int {
+	for off := range s {
+		if k == 0 {
+			return off
+		}
+		k--
+	}
+	return len(s)
+}
+
+// cutRunes is cut for any text: invalid UTF-8 comes out as U+FFFD.
+func cutRunes(s string, n int) string {
 	runes := []rune(s)
 	end := n - 1
 	for i := end; i > n*3/4; i-- {
