@@ -146,6 +146,8 @@ type preferItem struct {
 }
 
 type deriver struct {
+	inlines
+
 	src        []byte
 	bodyLine   int
 	lineStarts []int
@@ -211,7 +213,7 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch x := c.(type) {
 		case *ast.Heading:
-			in := newInline(x)
+			in := d.get(x)
 			in.collect(x, d.src)
 			d.heading = collapse(in.text.String()) // plainText's, from the one collection
 			d.headingLevel = x.Level
@@ -220,6 +222,7 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 			d.whenToUse = strings.Contains(h, "when to use") || strings.Contains(h, "use cases") || strings.Contains(h, "when to apply") || strings.Contains(h, "use this skill when")
 			d.linksOf(in, "")
 			d.envInText(in.text.String(), d.line(x.Pos()))
+			d.put(in)
 		case *ast.Paragraph, *ast.TextBlock:
 			d.prose(c, listDepth)
 		case *ast.FencedCodeBlock:
@@ -231,12 +234,12 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 				d.workflow(x)
 			}
 			outer := d.conditions
-			if p, ok := x.PreviousSibling().(*ast.Paragraph); ok && introducesConditions(plainText(p, d.src)) {
+			if p, ok := x.PreviousSibling().(*ast.Paragraph); ok && introducesConditions(d.plainText(p, d.src)) {
 				d.conditions = true
 			}
 			if d.whenToUse && listDepth == 0 {
 				for it := x.FirstChild(); it != nil; it = it.NextSibling() {
-					if t := cut(clean(plainText(firstBlock(it), d.src)), 200); t != "" && !strings.HasSuffix(t, "?") {
+					if t := cut(clean(d.plainText(firstBlock(it), d.src)), 200); t != "" && !strings.HasSuffix(t, "?") {
 						d.intents = append(d.intents, lined{t, d.line(it.Pos())})
 					}
 				}
@@ -285,10 +288,11 @@ func firstBlock(item ast.Node) ast.Node {
 func (d *deriver) table(t *extast.Table) {
 	ast.Walk(t, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if cell, ok := n.(*extast.TableCell); ok && entering {
-			in := newInline(cell)
+			in := d.get(cell)
 			in.collect(cell, d.src)
 			d.linksOf(in, "")
 			d.envInText(in.text.String(), d.line(cell.Pos()))
+			d.put(in)
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
@@ -297,7 +301,7 @@ func (d *deriver) table(t *extast.Table) {
 
 // prose applies the sentence rules to a paragraph.
 func (d *deriver) prose(n ast.Node, listDepth int) {
-	in := newInline(n)
+	in := d.get(n)
 	in.collect(n, d.src)
 	d.envInText(in.text.String(), d.line(n.Pos()))
 	for _, c := range in.codes {
@@ -315,6 +319,7 @@ func (d *deriver) prose(n ast.Node, listDepth int) {
 		in.eachSentence(func(s sentence) { d.rule(s, d.line(s.src), s.ref) })
 	}
 	d.linksOf(in, "")
+	d.put(in)
 }
 
 // rule files one sentence under prefer, decisions, never or always.
@@ -549,7 +554,7 @@ func (d *deriver) workflow(l *ast.List) {
 	// A paragraph just before the list that ends with ':' introduces it.
 	if p := l.PreviousSibling(); p != nil {
 		if _, ok := p.(*ast.Paragraph); ok {
-			if t := plainText(p, d.src); strings.HasSuffix(t, ":") {
+			if t := d.plainText(p, d.src); strings.HasSuffix(t, ":") {
 				w.description = strings.TrimSuffix(t, ":")
 			}
 		}
@@ -566,7 +571,7 @@ func (d *deriver) workflow(l *ast.List) {
 		w.key = "steps"
 	}
 	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
-		text := cut(clean(plainText(firstBlock(item), d.src)), 300)
+		text := cut(clean(d.plainText(firstBlock(item), d.src)), 300)
 		cmd := ""
 		var inner []codeLine
 		ast.Walk(item, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -588,7 +593,7 @@ func (d *deriver) workflow(l *ast.List) {
 			for _, c := range calls {
 				w.example = append(w.example, c.syntax)
 			}
-		} else if code := leadingCode(firstBlock(item), d.src); code != "" {
+		} else if code := d.leadingCode(firstBlock(item)); code != "" {
 			cmd = code
 		}
 		step := yamltree.NewMap()
@@ -617,11 +622,11 @@ func (d *deriver) workflow(l *ast.List) {
 
 // leadingCode returns the code span a step starts with, or that follows a
 // "Run"/"Execute" verb, when it looks like a command.
-func leadingCode(n ast.Node, src []byte) string {
+func (d *deriver) leadingCode(n ast.Node) string {
 	c := n.FirstChild()
 	for c != nil {
 		if t, ok := c.(*ast.Text); ok {
-			v := strings.ToLower(strings.TrimSpace(string(t.Value(src))))
+			v := strings.ToLower(strings.TrimSpace(string(t.Value(d.src))))
 			if v == "" || v == "run" || v == "execute" || v == "call" || v == "use" || v == "type" {
 				c = c.NextSibling()
 				continue
@@ -630,7 +635,7 @@ func leadingCode(n ast.Node, src []byte) string {
 		break
 	}
 	if cs, ok := c.(*ast.CodeSpan); ok {
-		code := plainText(cs, src)
+		code := d.plainText(cs, d.src)
 		if first, _, _ := strings.Cut(code, " "); strings.Contains(code, " ") && programRe.MatchString(first) {
 			return code
 		}

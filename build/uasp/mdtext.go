@@ -38,11 +38,22 @@ type linkAt struct {
 	src   int
 }
 
-// newInline returns an inline with room for the text of block n, which is
+// inlines hands out the inline of one block at a time, reusing the last
+// one given back: all but its text, which the document's strings point
+// into.
+type inlines struct{ spare *inline }
+
+// get returns an empty inline with room for the text of block n, which is
 // seldom longer than n's source: the text then grows once, not by
 // doubling.
-func newInline(n ast.Node) *inline {
-	in := &inline{}
+func (p *inlines) get(n ast.Node) *inline {
+	in := p.spare
+	if in != nil {
+		p.spare = nil
+		*in = inline{code: in.code[:0], marks: in.marks[:0], links: in.links[:0], codes: in.codes[:0]}
+	} else {
+		in = &inline{}
+	}
 	if n.Type() == ast.TypeBlock {
 		if segs := n.Lines(); segs.Len() > 0 {
 			in.text.Grow(segs.At(segs.Len()-1).Stop - segs.At(0).Start)
@@ -50,6 +61,9 @@ func newInline(n ast.Node) *inline {
 	}
 	return in
 }
+
+// put gives back an inline that nothing reads any more.
+func (p *inlines) put(in *inline) { p.spare = in }
 
 // write appends b to the text; code text is hidden by the masks.
 func (in *inline) write(b []byte, code bool) {
@@ -277,10 +291,12 @@ func lowerASCII(s string) string {
 }
 
 // plainText returns the inline text of a node (headings, list items).
-func plainText(n ast.Node, src []byte) string {
-	in := newInline(n)
+func (p *inlines) plainText(n ast.Node, src []byte) string {
+	in := p.get(n)
 	in.collect(n, src)
-	return collapse(in.text.String())
+	t := collapse(in.text.String())
+	p.put(in)
+	return t
 }
 
 // collapse turns runs of blanks into one blank and trims.
