@@ -441,12 +441,7 @@ func (d *deriver) sourceID(id string) bool {
 // code reads a code block: environment variables always, commands when it
 // holds shell.
 func (d *deriver) code(n ast.Node, lang string, indented bool) {
-	var lines []codeLine
-	segs := n.Lines()
-	for i := 0; i < segs.Len(); i++ {
-		seg := segs.At(i)
-		lines = append(lines, codeLine{text: strings.TrimRight(string(seg.Value(d.src)), "\n"), line: d.line(seg.Start)})
-	}
+	lines := d.codeLines(n, nil)
 	lang = strings.ToLower(strings.TrimSpace(lang))
 	shell := shellLangs[lang]
 	d.envInCode(lines, shell || lang == "")
@@ -459,11 +454,70 @@ func (d *deriver) code(n ast.Node, lang string, indented bool) {
 	}
 }
 
+// codeLines appends the lines of a code block to lines, with their
+// SKILL.md lines and without their newline. The block's source becomes
+// one string, of which the lines are pieces (a line goldmark pads, such as
+// a tab's remainder, is a string of its own).
+func (d *deriver) codeLines(n ast.Node, lines []codeLine) []codeLine {
+	segs := n.Lines()
+	if segs.Len() == 0 {
+		return lines
+	}
+	first, last := segs.At(0).Start, segs.At(segs.Len()-1).Stop
+	var block string
+	if first <= last {
+		block = string(d.src[first:last])
+	}
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		var t string
+		if seg.Padding == 0 && seg.Start >= first && seg.Stop <= last && seg.Start <= seg.Stop {
+			t = block[seg.Start-first : seg.Stop-first] // as seg.Value, whose forced newline is trimmed anyway
+		} else {
+			t = string(seg.Value(d.src))
+		}
+		lines = append(lines, codeLine{text: strings.TrimRight(t, "\n"), line: d.line(seg.Start)})
+	}
+	return lines
+}
+
 var (
 	placeholderRe = regexp.MustCompile(`^\[?<([A-Za-z][A-Za-z0-9_.-]*)(\.\.\.)?>\]?$`)
-	flagRe        = regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_-]*$`)
 	redirectRe    = regexp.MustCompile(`^(?:[0-9&]?>.*|<|<<.*)$`)
 )
+
+// isRedirect is redirectRe.MatchString, run only on words that start as
+// its matches do.
+func isRedirect(tok string) bool {
+	return tok != "" && strings.IndexByte("<>&0123456789", tok[0]) >= 0 && redirectRe.MatchString(tok)
+}
+
+// placeholder is placeholderRe.FindStringSubmatch, run only on words with
+// a '<'.
+func placeholder(tok string) []string {
+	if !strings.Contains(tok, "<") {
+		return nil
+	}
+	return placeholderRe.FindStringSubmatch(tok)
+}
+
+// isFlagName: ^--?[A-Za-z0-9][A-Za-z0-9_-]*$
+func isFlagName(s string) bool {
+	s, ok := strings.CutPrefix(s, "-")
+	if !ok {
+		return false
+	}
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || !isLetter(s[0]) && !isDigit(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isLetter(c) && !isDigit(c) && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // trivialPrograms are well-known programs too generic to name a command
 // when they appear inline in prose.
@@ -508,10 +562,10 @@ func (d *deriver) addCommand(c shellCall) {
 		}
 	}
 	for i, tok := range c.tokens {
-		if redirectRe.MatchString(tok) {
+		if isRedirect(tok) {
 			break // what follows is where output goes, not an argument
 		}
-		if m := placeholderRe.FindStringSubmatch(tok); m != nil && i > 0 {
+		if m := placeholder(tok); m != nil && i > 0 {
 			name := m[1]
 			if cmd.argSeen[name] {
 				continue
@@ -532,7 +586,7 @@ func (d *deriver) addCommand(c shellCall) {
 			continue
 		}
 		name, _, hasValue := strings.Cut(tok, "=")
-		if !flagRe.MatchString(name) || cmd.flagSeen[name] {
+		if !isFlagName(name) || cmd.flagSeen[name] {
 			continue
 		}
 		cmd.flagSeen[name] = true
@@ -579,11 +633,7 @@ func (d *deriver) workflow(l *ast.List) {
 				return ast.WalkContinue, nil
 			}
 			if fc, ok := n.(*ast.FencedCodeBlock); ok && shellLangs[strings.ToLower(string(fc.Language(d.src)))] {
-				segs := fc.Lines()
-				for i := 0; i < segs.Len(); i++ {
-					seg := segs.At(i)
-					inner = append(inner, codeLine{text: strings.TrimRight(string(seg.Value(d.src)), "\n"), line: d.line(seg.Start)})
-				}
+				inner = d.codeLines(fc, inner)
 			}
 			return ast.WalkContinue, nil
 		})
@@ -636,7 +686,7 @@ func (d *deriver) leadingCode(n ast.Node) string {
 	}
 	if cs, ok := c.(*ast.CodeSpan); ok {
 		code := d.plainText(cs, d.src)
-		if first, _, _ := strings.Cut(code, " "); strings.Contains(code, " ") && programRe.MatchString(first) {
+		if first, _, _ := strings.Cut(code, " "); strings.Contains(code, " ") && isProgramName(first) {
 			return code
 		}
 	}
@@ -665,23 +715,42 @@ func snake(s string) string {
 
 var (
 	dollarVarRe = regexp.MustCompile(`\$\{?([A-Z][A-Z0-9_]*[A-Z0-9])(?::?-([^}\s]*))?\}?`)
-	codeEnvRes  = []*regexp.Regexp{
-		regexp.MustCompile(`os\.environ(?:\.get)?\s*[\[(]\s*["']([A-Z][A-Z0-9_]*)["']`),
-		regexp.MustCompile(`os\.getenv\(\s*["']([A-Z][A-Z0-9_]*)["']`),
-		regexp.MustCompile(`process\.env\.([A-Z][A-Z0-9_]*)`),
-		regexp.MustCompile(`process\.env\[\s*["']([A-Z][A-Z0-9_]*)["']`),
-		regexp.MustCompile(`os\.Getenv\(\s*"([A-Z][A-Z0-9_]*)"`),
-		regexp.MustCompile(`env::var\(\s*"([A-Z][A-Z0-9_]*)"`),
-		regexp.MustCompile(`(?:System\.getenv|Environment\.GetEnvironmentVariable)\(\s*"([A-Z][A-Z0-9_]*)"`),
-		regexp.MustCompile(`\bexport\s+([A-Z][A-Z0-9_]*)=`),
+	codeEnvRes  = []guarded{
+		{regexp.MustCompile(`os\.environ(?:\.get)?\s*[\[(]\s*["']([A-Z][A-Z0-9_]*)["']`), []string{"os.environ"}},
+		{regexp.MustCompile(`os\.getenv\(\s*["']([A-Z][A-Z0-9_]*)["']`), []string{"os.getenv("}},
+		{regexp.MustCompile(`process\.env\.([A-Z][A-Z0-9_]*)`), []string{"process.env."}},
+		{regexp.MustCompile(`process\.env\[\s*["']([A-Z][A-Z0-9_]*)["']`), []string{"process.env["}},
+		{regexp.MustCompile(`os\.Getenv\(\s*"([A-Z][A-Z0-9_]*)"`), []string{"os.Getenv("}},
+		{regexp.MustCompile(`env::var\(\s*"([A-Z][A-Z0-9_]*)"`), []string{"env::var("}},
+		{regexp.MustCompile(`(?:System\.getenv|Environment\.GetEnvironmentVariable)\(\s*"([A-Z][A-Z0-9_]*)"`),
+			[]string{"System.getenv(", "Environment.GetEnvironmentVariable("}},
+		{regexp.MustCompile(`\bexport\s+([A-Z][A-Z0-9_]*)=`), []string{"export"}},
 	}
-	exportRe = regexp.MustCompile(`\bexport\s+([A-Za-z_][A-Za-z0-9_]*)`)
-	localRes = []*regexp.Regexp{
-		regexp.MustCompile(`^\s*(?:local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_][A-Za-z0-9_]*)=`),
-		regexp.MustCompile(`\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b`),
-		regexp.MustCompile(`\bread\s+(?:-\w+\s+)*([A-Za-z_][A-Za-z0-9_]*)`),
+	exportRe = guarded{regexp.MustCompile(`\bexport\s+([A-Za-z_][A-Za-z0-9_]*)`), []string{"export"}}
+	localRes = []guarded{
+		{regexp.MustCompile(`^\s*(?:local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_][A-Za-z0-9_]*)=`), []string{"="}},
+		{regexp.MustCompile(`\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b`), []string{"for"}},
+		{regexp.MustCompile(`\bread\s+(?:-\w+\s+)*([A-Za-z_][A-Za-z0-9_]*)`), []string{"read"}},
 	}
 )
+
+// guarded is a regexp with the texts one of which its every match holds:
+// it runs on every line of code, most of which hold none.
+type guarded struct {
+	re    *regexp.Regexp
+	needs []string
+}
+
+// findAll is re.FindAllStringSubmatch(s, -1), nil at once when s holds
+// none of the needed texts.
+func (g guarded) findAll(s string) [][]string {
+	for _, n := range g.needs {
+		if strings.Contains(s, n) {
+			return g.re.FindAllStringSubmatch(s, -1)
+		}
+	}
+	return nil
+}
 
 // shellVars are the shell's own variables, which configure nothing a skill
 // defines.
@@ -710,6 +779,9 @@ func (d *deriver) noteEnv(name, purpose, def string, prose bool, line int) {
 
 // envInText finds $VARS in prose; the sentence is their purpose.
 func (d *deriver) envInText(t string, line int) {
+	if !strings.Contains(t, "$") {
+		return // most text: dollarVarRe's every match starts with '$'
+	}
 	matches := dollarVarRe.FindAllStringSubmatchIndex(t, -1)
 	if len(matches) == 0 {
 		return
@@ -761,33 +833,36 @@ func (d *deriver) envInCode(lines []codeLine, shell bool) {
 			continue
 		}
 		if shell {
-			for _, m := range exportRe.FindAllStringSubmatch(t, -1) {
+			for _, m := range exportRe.findAll(t) {
 				d.exported[m[1]] = true
 			}
 			for _, re := range localRes {
-				for _, m := range re.FindAllStringSubmatch(t, -1) {
+				for _, m := range re.findAll(t) {
 					d.assigned[m[1]] = true
 				}
 			}
 		}
-		purpose := comment
-		if purpose == "" {
-			purpose = "used in `" + cut(t, 150) + "`"
+		// The purpose is made for the first variable found, if any.
+		purpose, made := comment, false
+		use := func() string {
+			if !made {
+				if purpose == "" {
+					purpose = "used in `" + cut(t, 150) + "`"
+				}
+				purpose, made = cut(purpose, 200), true
+			}
+			return purpose
 		}
-		found := false
 		for _, re := range codeEnvRes {
-			for _, m := range re.FindAllStringSubmatch(t, -1) {
-				d.noteEnv(m[1], cut(purpose, 200), "", false, l.line)
-				found = true
+			for _, m := range re.findAll(t) {
+				d.noteEnv(m[1], use(), "", false, l.line)
 			}
 		}
-		if shell || strings.Contains(t, "${") {
+		if (shell || strings.Contains(t, "${")) && strings.Contains(t, "$") {
 			for _, m := range dollarVarRe.FindAllStringSubmatch(t, -1) {
-				d.noteEnv(m[1], cut(purpose, 200), m[2], false, l.line)
-				found = true
+				d.noteEnv(m[1], use(), m[2], false, l.line)
 			}
 		}
-		_ = found
 		comment = ""
 	}
 }

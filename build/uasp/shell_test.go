@@ -1,0 +1,75 @@
+package uasp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// randomWords returns n strings made of pieces.
+func randomWords(seed uint64, n, maxPieces int, pieces []string) []string {
+	rnd := rand.New(rand.NewPCG(seed, seed+1))
+	out := make([]string, n)
+	for i := range out {
+		var b strings.Builder
+		for range rnd.IntN(maxPieces + 1) {
+			b.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
+// TestWordFunctionsMatchRegexps checks the functions that read command
+// words against the regexps they replace.
+func TestWordFunctionsMatchRegexps(t *testing.T) {
+	pieces := []string{"a", "Z", "q", "0", "9", "_", "-", "--", "+", ".", "=", "<", ">", "[", "]", "...", "&", " ", "\n", "é",
+		".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".pl", "x.p", "<<", "2>", "&>"}
+	checks := []struct {
+		re *regexp.Regexp
+		fn func(string) bool
+	}{
+		{regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*[A-Za-z0-9]$|^[A-Za-z]$`), isProgramName},
+		{regexp.MustCompile(`^[a-z][a-z0-9-]*$`), isSubcommand},
+		{regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`), isAssignment},
+		{regexp.MustCompile(`\.(py|js|mjs|cjs|ts|sh|rb|pl)$`), func(s string) bool { return scriptExt(s) != "" }},
+		{regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_-]*$`), isFlagName},
+		{redirectRe, isRedirect},
+	}
+	scriptRe := regexp.MustCompile(`\.(py|js|mjs|cjs|ts|sh|rb|pl)$`)
+	for _, w := range randomWords(21, 100000, 5, pieces) {
+		for _, c := range checks {
+			if got, want := c.fn(w), c.re.MatchString(w); got != want {
+				t.Fatalf("%q: function says %v, %s says %v", w, got, c.re, want)
+			}
+		}
+		if got, want := strings.TrimSuffix(w, scriptExt(w)), scriptRe.ReplaceAllString(w, ""); got != want {
+			t.Fatalf("%q: without its extension %q, regexp says %q", w, got, want)
+		}
+		if got, want := placeholder(w), placeholderRe.FindStringSubmatch(w); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("placeholder(%q) = %q, regexp %q", w, got, want)
+		}
+		if got, want := substitution(w), assignSubst.FindStringSubmatch(strings.TrimSpace(w)); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("substitution(%q) = %q, regexp %q", w, got, want)
+		}
+	}
+}
+
+// TestGuardedMatchRegexps checks that the texts guarding the environment
+// regexps are in their every match: lines made of the regexps' own pieces
+// find the same with and without the guard.
+func TestGuardedMatchRegexps(t *testing.T) {
+	pieces := []string{"os.environ", ".get", "[", "(", "\"", "'", "API_KEY", "x", " ", "os.getenv(", "process.env.", "process.env[",
+		"os.Getenv(", "env::var(", "System.getenv(", "Environment.GetEnvironmentVariable(", "export ", "export", "=", "local ",
+		"readonly ", "declare -x ", "for ", " in ", "read ", "-r ", "N", "\t", "$", "os.", "env", "process"}
+	all := append(append([]guarded{exportRe}, codeEnvRes...), localRes...)
+	for _, line := range randomWords(31, 100000, 6, pieces) {
+		for _, g := range all {
+			if got, want := g.findAll(line), g.re.FindAllStringSubmatch(line, -1); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s on %q: %q, without the guard %q", g.re, line, got, want)
+			}
+		}
+	}
+}
