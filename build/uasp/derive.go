@@ -1310,6 +1310,43 @@ func init() {
 	}
 }
 
+// eachWord calls yield with each match of wordRe in s, in order, until
+// yield returns false: a scanner for [a-z][a-z0-9]*(?:-[a-z0-9]+)*, which
+// reads every description.
+func eachWord(s string, yield func(string) bool) {
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	for i := 0; i < len(s); {
+		if s[i] < 'a' || s[i] > 'z' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && alnum(s[j]) {
+			j++
+		}
+		for j+1 < len(s) && s[j] == '-' && alnum(s[j+1]) {
+			for j += 2; j < len(s) && alnum(s[j]); j++ {
+			}
+		}
+		if !yield(s[i:j]) {
+			return
+		}
+		i = j
+	}
+}
+
+// extensions is extRe.FindAllStringSubmatch(desc, -1), run only when desc
+// has a '.' where a match starts: at the start or after a blank or one of
+// (`'"/, and before a lowercase letter.
+func extensions(desc string) [][]string {
+	for i := 0; i+1 < len(desc); i++ {
+		if desc[i] == '.' && desc[i+1] >= 'a' && desc[i+1] <= 'z' && (i == 0 || strings.IndexByte("\t\n\f\r (`'\"/,", desc[i-1]) >= 0) {
+			return extRe.FindAllStringSubmatch(desc, -1)
+		}
+	}
+	return nil
+}
+
 // intentClauses returns the clauses after "Use when", "Use this skill
 // for"...: each runs to the end of its sentence (a stop followed by a
 // blank and a capital, or the end), so that "e.g." does not cut it.
@@ -1359,17 +1396,22 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 		}
 	}
 	desc := strings.ToLower(s.Description)
-	// Variables, URLs and code are not words a user would say.
-	plainDesc := notWords.ReplaceAllString(desc, " ")
+	// Variables, URLs and code are not words a user would say. (Each of
+	// notWords' matches holds '$', "://" or '`'.)
+	plainDesc := desc
+	if strings.ContainsAny(desc, "$`") || strings.Contains(desc, "://") {
+		plainDesc = notWords.ReplaceAllString(desc, " ")
+	}
 	n := 0
-	for _, w := range wordRe.FindAllString(plainDesc, -1) {
-		if len(w) >= 4 && !stopwords[w] && n < 8 {
+	eachWord(plainDesc, func(w string) bool {
+		if len(w) >= 4 && !stopwords[w] {
 			if !seen[w] {
 				n++
 			}
 			addKW(w)
 		}
-	}
+		return n < 8 // then no later word is added
+	})
 	if len(keywords) > 0 {
 		t.Set("keywords", keywords)
 		d.origins["triggers.keywords"] = fmLine
@@ -1386,7 +1428,8 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 		iseen[k] = true
 		intents = append(intents, cut(s, 200))
 	}
-	for _, m := range intentClauses(s.Description) {
+	clauses := intentClauses(s.Description)
+	for _, m := range clauses {
 		addIntent(m)
 	}
 	fromBody := 0
@@ -1399,7 +1442,7 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 	if len(intents) > 0 {
 		t.Set("intents", intents)
 		line := fmLine
-		if len(intentClauses(s.Description)) == 0 && len(d.intents) > 0 {
+		if len(clauses) == 0 && len(d.intents) > 0 {
 			line = d.intents[0].line
 		}
 		d.origins["triggers.intents"] = line
@@ -1407,7 +1450,7 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 
 	var patterns []any
 	pseen := map[string]bool{}
-	for _, m := range extRe.FindAllStringSubmatch(desc, -1) {
+	for _, m := range extensions(desc) {
 		ext := m[1]
 		if notExtensions[ext] || pseen[ext] || len(patterns) >= 10 {
 			continue

@@ -73,3 +73,20 @@ func TestGuardedMatchRegexps(t *testing.T) {
 		}
 	}
 }
+
+// TestDescriptionScannersMatchRegexps checks eachWord against wordRe and
+// extensions against extRe.
+func TestDescriptionScannersMatchRegexps(t *testing.T) {
+	pieces := []string{"a", "z", "b9", "0", "-", "--", ".", ". ", "(", "`", "'", "\"", "/", ",", " ", "\t", "\n", "\v", "\f", "\r",
+		"é", "A", "_", ".py", ".json", ".abcdefg", "x-y", "-z", "é.md"}
+	for _, s := range randomWords(41, 100000, 8, pieces) {
+		var got []string
+		eachWord(s, func(w string) bool { got = append(got, w); return true })
+		if want := wordRe.FindAllString(s, -1); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("eachWord(%q) = %q, wordRe %q", s, got, want)
+		}
+		if got, want := extensions(s), extRe.FindAllStringSubmatch(s, -1); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("extensions(%q) = %q, extRe %q", s, got, want)
+		}
+	}
+}
