@@ -92,14 +92,14 @@ func NewDocument(name string, root *yamltree.Map) *Document {
 func (d *Document) stamp() {
 	meta, ok := getMap(d.Root, "meta")
 	if !ok {
-		d.Version = ContentVersion(d.Root)
+		d.Version = streamHash(d.Root) // no meta.version to leave out
 		return
 	}
 	// ContentVersion hashes a copy of the tree without meta.version; d.Root
 	// is the document's own (arrange made it), so the version is taken out
 	// of it for the hash instead, and the new one put back.
 	meta.Delete("version")
-	d.Version = hashJSON(d.Root)
+	d.Version = streamHash(d.Root)
 	meta.Set("version", d.Version)
 	d.Root.Set("meta", arrangeMeta(meta))
 }
