@@ -3,6 +3,8 @@ package uasp
 import (
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
@@ -301,15 +303,25 @@ func (p *inlines) plainText(n ast.Node, src []byte) string {
 
 // collapse turns runs of blanks into one blank and trims.
 func collapse(s string) string {
-	// Most text is collapsed already: return it without allocating.
+	// Most text is collapsed already: return it without allocating. It is
+	// when its only blanks (unicode.IsSpace, as strings.Fields splits at)
+	// are single ' ', neither first nor last.
 	clean := true
-	for i := 0; i < len(s) && clean; i++ {
-		switch c := s[i]; {
-		case c == ' ':
-			clean = i > 0 && i < len(s)-1 && s[i+1] != ' '
-		case c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c >= 0x80:
-			clean = false // and non-ASCII may hold Unicode spaces
+	for i := 0; i < len(s) && clean; {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			clean = !unicode.IsSpace(r)
+			i += size
+			continue
 		}
+		switch c {
+		case ' ':
+			clean = i > 0 && i < len(s)-1 && s[i+1] != ' '
+		case '\n', '\t', '\r', '\v', '\f':
+			clean = false
+		}
+		i++
 	}
 	if clean {
 		return s

@@ -90,3 +90,14 @@ func TestDescriptionScannersMatchRegexps(t *testing.T) {
 		}
 	}
 }
+
+// TestCollapseMatchesFields checks collapse, which returns clean text as
+// it is, against what it computes for the rest.
+func TestCollapseMatchesFields(t *testing.T) {
+	pieces := []string{"a", " ", "  ", "\t", "\n", "\v", "\f", "\r", "é", "\u00a0", "\u0085", "\u2003", "\u3000", "\xff", "\xc2", "日本", "x y"}
+	for _, s := range randomWords(61, 100000, 6, pieces) {
+		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
