@@ -309,6 +309,10 @@ func collapse(s string) string {
 	clean := true
 	for i := 0; i < len(s) && clean; {
 		c := s[i]
+		if c > ' ' && c < utf8.RuneSelf {
+			i++ // most bytes: neither blank nor part of a wide character
+			continue
+		}
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			clean = !unicode.IsSpace(r)
