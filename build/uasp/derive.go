@@ -1,6 +1,7 @@
 package uasp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
@@ -185,7 +186,7 @@ func newDeriver(body []byte, bodyLine int) *deriver {
 	if d.bodyLine < 1 {
 		d.bodyLine = 1
 	}
-	d.lineStarts = []int{0}
+	d.lineStarts = make([]int, 1, bytes.Count(body, []byte{'\n'})+1)
 	for i, c := range body {
 		if c == '\n' {
 			d.lineStarts = append(d.lineStarts, i+1)
@@ -546,11 +547,13 @@ func argType(name string) string {
 func (d *deriver) addCommand(c shellCall) {
 	cmd, ok := d.commands[c.key]
 	if !ok {
-		cmd = &command{key: c.key, syntax: c.syntax, description: c.comment, line: c.line, setup: isSetup(c.key),
-			flagSeen: map[string]bool{}, argSeen: map[string]bool{}, seen: map[string]bool{c.syntax: true}}
+		cmd = &command{key: c.key, syntax: c.syntax, description: c.comment, line: c.line, setup: isSetup(c.key)}
 		d.commands[c.key] = cmd
 		d.cmdOrder = append(d.cmdOrder, c.key)
-	} else if !cmd.seen[c.syntax] {
+	} else if c.syntax != cmd.syntax && !cmd.seen[c.syntax] {
+		if cmd.seen == nil {
+			cmd.seen = map[string]bool{}
+		}
 		cmd.seen[c.syntax] = true
 		if len(cmd.variants) < 5 {
 			v := yamltree.NewMap()
@@ -570,6 +573,9 @@ func (d *deriver) addCommand(c shellCall) {
 			if cmd.argSeen[name] {
 				continue
 			}
+			if cmd.argSeen == nil {
+				cmd.argSeen = map[string]bool{}
+			}
 			cmd.argSeen[name] = true
 			a := yamltree.NewMap()
 			a.Set("name", name)
@@ -588,6 +594,9 @@ func (d *deriver) addCommand(c shellCall) {
 		name, _, hasValue := strings.Cut(tok, "=")
 		if !isFlagName(name) || cmd.flagSeen[name] {
 			continue
+		}
+		if cmd.flagSeen == nil {
+			cmd.flagSeen = map[string]bool{}
 		}
 		cmd.flagSeen[name] = true
 		typ := "bool"
@@ -658,8 +667,7 @@ func (d *deriver) workflow(l *ast.List) {
 		default:
 			continue
 		}
-		lt := strings.ToLower(text)
-		if strings.HasPrefix(lt, "optional") || strings.Contains(lt, "(optional)") {
+		if markedOptional(text) {
 			step.Set("optional", true)
 		}
 		w.steps = append(w.steps, step)
@@ -668,6 +676,32 @@ func (d *deriver) workflow(l *ast.List) {
 	if len(w.steps) >= 2 {
 		d.workflows = append(d.workflows, w)
 	}
+}
+
+// markedOptional reports whether strings.ToLower(text) starts with
+// "optional" or holds "(optional)": for ASCII text, which is ASCII
+// lowercased, by comparing without case instead of lowercasing a copy.
+func markedOptional(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			lt := strings.ToLower(text) // other letters lower to these too
+			return strings.HasPrefix(lt, "optional") || strings.Contains(lt, "(optional)")
+		}
+	}
+	if len(text) >= 8 && strings.EqualFold(text[:8], "optional") {
+		return true
+	}
+	for i := strings.IndexByte(text, '('); i >= 0 && i+10 <= len(text); {
+		if strings.EqualFold(text[i:i+10], "(optional)") {
+			return true
+		}
+		j := strings.IndexByte(text[i+1:], '(')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // leadingCode returns the code span a step starts with, or that follows a
@@ -1129,7 +1163,7 @@ func (d *deriver) assemble(s *skill.Skill) *yamltree.Map {
 				continue
 			}
 			seen[k] = true
-			d.origins[fmt.Sprintf("constraints.%s.%d", key, len(list))] = it.line
+			d.origins["constraints."+key+"."+strconv.Itoa(len(list))] = it.line
 			list = append(list, it.text)
 		}
 		if len(list) > 0 {
@@ -1147,7 +1181,7 @@ func (d *deriver) assemble(s *skill.Skill) *yamltree.Map {
 			if p.when != "" {
 				m.Set("when", p.when)
 			}
-			d.origins[fmt.Sprintf("constraints.prefer.%d", len(list))] = p.line
+			d.origins["constraints.prefer."+strconv.Itoa(len(list))] = p.line
 			list = append(list, m)
 		}
 		cons.Set("prefer", list)
@@ -1215,7 +1249,7 @@ func (d *deriver) assemble(s *skill.Skill) *yamltree.Map {
 			wfs.Set(key, m)
 			d.origins["workflows."+key] = w.line
 			for i, l := range w.stepLines {
-				d.origins[fmt.Sprintf("workflows.%s.steps.%d", key, i)] = l
+				d.origins["workflows."+key+".steps."+strconv.Itoa(i)] = l
 			}
 		}
 		root.Set("workflows", wfs)

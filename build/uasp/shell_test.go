@@ -101,3 +101,15 @@ func TestCollapseMatchesFields(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkedOptionalMatchesToLower checks markedOptional against the
+// strings.ToLower it avoids.
+func TestMarkedOptionalMatchesToLower(t *testing.T) {
+	pieces := []string{"optional", "OPTIONAL", "Optional", "(optional)", "(OPTİONAL)", "optİonal", "(", ")", "opt", "ional", " ", "x", "é", "\xff", "(Opt"}
+	for _, s := range randomWords(71, 100000, 5, pieces) {
+		lt := strings.ToLower(s)
+		if got, want := markedOptional(s), strings.HasPrefix(lt, "optional") || strings.Contains(lt, "(optional)"); got != want {
+			t.Fatalf("markedOptional(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
