@@ -56,6 +56,7 @@ func streamHash(v any) string {
 	defer jsonHashers.Put(j)
 	j.h.Reset()
 	j.w.Reset(j.h)
+	j.depth = 0
 	if !j.value(v) {
 		return hashJSON(v) // an error, whose text is hashed
 	}
@@ -67,6 +68,10 @@ func streamHash(v any) string {
 type jsonHasher struct {
 	h hash.Hash
 	w *bufio.Writer
+	// keys holds a slice of keys for each depth of mappings, reused from
+	// one mapping to the next.
+	keys  [][]string
+	depth int
 }
 
 var jsonHashers = sync.Pool{New: func() any {
@@ -97,11 +102,20 @@ func (j *jsonHasher) value(v any) bool {
 		}
 		j.w.WriteByte(']')
 	case *yamltree.Map:
-		keys := x.Keys()
+		if j.depth == len(j.keys) {
+			j.keys = append(j.keys, nil)
+		}
+		keys := j.keys[j.depth][:0]
+		for k := range x.All() {
+			keys = append(keys, k)
+		}
+		j.keys[j.depth] = keys
 		if !textKeys(keys) {
 			return j.other(x)
 		}
 		slices.Sort(keys) // byte order, which is code point order
+		// A failure below leaves depth raised: streamHash starts over.
+		j.depth++
 		j.w.WriteByte('{')
 		for i, k := range keys {
 			if i > 0 {
@@ -114,6 +128,7 @@ func (j *jsonHasher) value(v any) bool {
 				return false
 			}
 		}
+		j.depth--
 		j.w.WriteByte('}')
 	default:
 		return j.other(v)
