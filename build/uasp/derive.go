@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -679,29 +680,45 @@ func (d *deriver) workflow(l *ast.List) {
 }
 
 // markedOptional reports whether strings.ToLower(text) starts with
-// "optional" or holds "(optional)": for ASCII text, which is ASCII
-// lowercased, by comparing without case instead of lowercasing a copy.
+// "optional" or holds "(optional)", without lowering a copy: it lowers
+// rune by rune as strings.ToLower does (unicode.ToLower; invalid UTF-8 as
+// U+FFFD) and matches as it goes. The marks are ASCII, and a rune that
+// lowers to an ASCII letter lowers to that letter alone, so each letter
+// of a mark is one lowered rune.
 func markedOptional(text string) bool {
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			lt := strings.ToLower(text) // other letters lower to these too
-			return strings.HasPrefix(lt, "optional") || strings.Contains(lt, "(optional)")
+	const prefix, mark = "optional", "(optional)"
+	var last [len(mark)]rune // the lowered runes before, last at the end
+	n := 0
+	for _, r := range text {
+		r = unicode.ToLower(r)
+		if n < len(prefix) && r == rune(prefix[n]) {
+			n++
+			if n == len(prefix) {
+				return true
+			}
+		} else {
+			n = len(prefix) + 1 // the prefix is missed for good
 		}
-	}
-	if len(text) >= 8 && strings.EqualFold(text[:8], "optional") {
-		return true
-	}
-	for i := strings.IndexByte(text, '('); i >= 0 && i+10 <= len(text); {
-		if strings.EqualFold(text[i:i+10], "(optional)") {
+		copy(last[:], last[1:])
+		last[len(last)-1] = r
+		if r == ')' && runesAre(last[:], mark) {
 			return true
 		}
-		j := strings.IndexByte(text[i+1:], '(')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return false
+}
+
+// runesAre reports whether runes spell ascii.
+func runesAre(runes []rune, ascii string) bool {
+	if len(runes) != len(ascii) {
+		return false
+	}
+	for i, r := range runes {
+		if r != rune(ascii[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // leadingCode returns the code span a step starts with, or that follows a

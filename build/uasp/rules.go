@@ -2,6 +2,7 @@ package uasp
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -235,9 +236,10 @@ type keywords struct {
 func newKeywords(list []string) *keywords {
 	k := &keywords{list: list}
 	for _, w := range list {
-		if w != "" {
-			k.byFirst[w[0]] = append(k.byFirst[w[0]], w)
+		if len(w) < 2 {
+			panic("uasp: keyword " + strconv.Quote(w) + " is shorter than two bytes")
 		}
+		k.byFirst[w[0]] = append(k.byFirst[w[0]], w)
 	}
 	return k
 }
@@ -247,7 +249,10 @@ func newKeywords(list []string) *keywords {
 // s[i] can, and they keep their order.
 func (k *keywords) at(s string, i int) int {
 	for _, w := range k.byFirst[s[i]] {
-		if end := i + len(w); strings.HasPrefix(s[i:], w) && (end == len(s) || !wordBytes[s[end]]) {
+		// The second byte rejects most candidates without a comparison
+		// call (every keyword has two bytes or more).
+		end := i + len(w)
+		if end <= len(s) && s[i+1] == w[1] && s[i:end] == w && (end == len(s) || !wordBytes[s[end]]) {
 			return end
 		}
 	}

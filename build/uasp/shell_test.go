@@ -105,7 +105,8 @@ func TestCollapseMatchesFields(t *testing.T) {
 // TestMarkedOptionalMatchesToLower checks markedOptional against the
 // strings.ToLower it avoids.
 func TestMarkedOptionalMatchesToLower(t *testing.T) {
-	pieces := []string{"optional", "OPTIONAL", "Optional", "(optional)", "(OPTİONAL)", "optİonal", "(", ")", "opt", "ional", " ", "x", "é", "\xff", "(Opt"}
+	pieces := []string{"optional", "OPTIONAL", "Optional", "(optional)", "(OPTİONAL)", "optİonal", "(", ")", "opt", "ional", " ", "x", "é", "\xff", "(Opt",
+		"\u212a", "Ⱥ", "(o", "ptional)", "ο"}
 	for _, s := range randomWords(71, 100000, 5, pieces) {
 		lt := strings.ToLower(s)
 		if got, want := markedOptional(s), strings.HasPrefix(lt, "optional") || strings.Contains(lt, "(optional)"); got != want {
