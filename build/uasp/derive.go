@@ -904,9 +904,13 @@ func (d *deriver) envInCode(lines []codeLine, shell bool) {
 			}
 			return purpose
 		}
-		for _, re := range codeEnvRes {
-			for _, m := range re.findAll(t) {
-				d.noteEnv(m[1], use(), "", false, l.line)
+		// Every codeEnvRes guard holds "nv" (env, Env) or is "export":
+		// most lines hold neither, and are passed over after two scans.
+		if strings.Contains(t, "nv") || strings.Contains(t, "export") {
+			for _, re := range codeEnvRes {
+				for _, m := range re.findAll(t) {
+					d.noteEnv(m[1], use(), "", false, l.line)
+				}
 			}
 		}
 		if (shell || strings.Contains(t, "${")) && strings.Contains(t, "$") {

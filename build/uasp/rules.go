@@ -284,8 +284,8 @@ func findWord(s string, k *keywords) []int {
 // are nil). It reads lm once, as it runs on every sentence of every skill.
 func ruleKeywords(lm string) (never, always []int, notRule bool) {
 	prev := false
-	for i := 0; i < len(lm); i++ {
-		if !prev && ruleFirst[lm[i]] {
+	for i := 0; i+1 < len(lm); i++ {
+		if !prev && rulePairs.has(lm[i], lm[i+1]) {
 			if notRuleKeys.at(lm, i) >= 0 {
 				return nil, nil, true
 			}
@@ -305,15 +305,24 @@ func ruleKeywords(lm string) (never, always []int, notRule bool) {
 	return never, always, false
 }
 
-// ruleFirst holds the bytes a keyword of any of the three lists starts with.
-var ruleFirst = func() (t [256]bool) {
+// rulePairs holds the first two bytes of every keyword of the three
+// lists: most words start with none of them, and are passed over after one
+// lookup.
+var rulePairs = func() (p bytePairs) {
 	for _, k := range []*keywords{neverKeys, alwaysKeys, notRuleKeys} {
-		for c, ws := range k.byFirst {
-			t[c] = t[c] || len(ws) > 0
+		for _, w := range k.list {
+			p.add(w[0], w[1])
 		}
 	}
-	return t
+	return p
 }()
+
+// bytePairs is a set of two-byte sequences.
+type bytePairs [256 * 256 / 64]uint64
+
+func (p *bytePairs) add(a, b byte) { i := int(a)<<8 | int(b); p[i>>6] |= 1 << (i & 63) }
+
+func (p *bytePairs) has(a, b byte) bool { i := int(a)<<8 | int(b); return p[i>>6]&(1<<(i&63)) != 0 }
 
 // wordBytes are the bytes isWordByte reports, as a table.
 var wordBytes = func() (t [256]bool) {

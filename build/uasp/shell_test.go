@@ -114,3 +114,15 @@ func TestMarkedOptionalMatchesToLower(t *testing.T) {
 		}
 	}
 }
+
+// TestCodeEnvGuardsHoldNV checks what envInCode assumes of the guards of
+// codeEnvRes: each holds "nv" or is "export".
+func TestCodeEnvGuardsHoldNV(t *testing.T) {
+	for _, g := range codeEnvRes {
+		for _, n := range g.needs {
+			if !strings.Contains(n, "nv") && n != "export" {
+				t.Errorf("%s: guard %q holds neither \"nv\" nor is \"export\"", g.re, n)
+			}
+		}
+	}
+}
