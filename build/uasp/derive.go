@@ -188,10 +188,13 @@ func newDeriver(body []byte, bodyLine int) *deriver {
 		d.bodyLine = 1
 	}
 	d.lineStarts = make([]int, 1, bytes.Count(body, []byte{'\n'})+1)
-	for i, c := range body {
-		if c == '\n' {
-			d.lineStarts = append(d.lineStarts, i+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(body[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		d.lineStarts = append(d.lineStarts, i)
 	}
 	return d
 }
