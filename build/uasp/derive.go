@@ -446,9 +446,12 @@ func (d *deriver) sourceID(id string) bool {
 // code reads a code block: environment variables always, commands when it
 // holds shell.
 func (d *deriver) code(n ast.Node, lang string, indented bool) {
-	lines := d.codeLines(n, nil)
 	lang = strings.ToLower(strings.TrimSpace(lang))
 	shell := shellLangs[lang]
+	if !shell && lang != "" && !readsEnv(d.blockSource(n)) {
+		return // no commands, and envInCode would find nothing
+	}
+	lines := d.codeLines(n, nil)
 	d.envInCode(lines, shell || lang == "")
 	if !shell && !(lang == "" && looksLikeCommands(lines)) {
 		return
@@ -457,6 +460,28 @@ func (d *deriver) code(n ast.Node, lang string, indented bool) {
 	for _, c := range shellCalls(lines, lang == "console" || lang == "shell-session" || lang == "shellsession" || lang == "terminal") {
 		d.addCommand(c)
 	}
+}
+
+// blockSource returns the source a block's lines are taken from.
+func (d *deriver) blockSource(n ast.Node) []byte {
+	segs := n.Lines()
+	if segs.Len() == 0 {
+		return nil
+	}
+	first, last := segs.At(0).Start, segs.At(segs.Len()-1).Stop
+	if first > last {
+		return nil
+	}
+	return d.src[first:last]
+}
+
+// readsEnv reports whether the source of a code block that is not shell
+// holds what envInCode looks for in such a block: "nv" or "export", which
+// every codeEnvRes guard holds, or "${". Most code blocks hold none, and
+// are not made into strings at all. (A line goldmark pads has blanks more,
+// which hold none of these.)
+func readsEnv(src []byte) bool {
+	return bytes.Contains(src, []byte("nv")) || bytes.Contains(src, []byte("export")) || bytes.Contains(src, []byte("${"))
 }
 
 // codeLines appends the lines of a code block to lines, with their

@@ -115,8 +115,8 @@ func TestMarkedOptionalMatchesToLower(t *testing.T) {
 	}
 }
 
-// TestCodeEnvGuardsHoldNV checks what envInCode assumes of the guards of
-// codeEnvRes: each holds "nv" or is "export".
+// TestCodeEnvGuardsHoldNV checks what envInCode and readsEnv assume of
+// the guards of codeEnvRes: each holds "nv" or is "export".
 func TestCodeEnvGuardsHoldNV(t *testing.T) {
 	for _, g := range codeEnvRes {
 		for _, n := range g.needs {
