@@ -244,7 +244,7 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 			}
 			if d.whenToUse && listDepth == 0 {
 				for it := x.FirstChild(); it != nil; it = it.NextSibling() {
-					if t := cut(clean(d.plainText(firstBlock(it), d.src)), 200); t != "" && !strings.HasSuffix(t, "?") {
+					if t := cut(d.cleanText(firstBlock(it), d.src), 200); t != "" && !strings.HasSuffix(t, "?") {
 						d.intents = append(d.intents, lined{t, d.line(it.Pos())})
 					}
 				}
@@ -663,7 +663,7 @@ func (d *deriver) workflow(l *ast.List) {
 		w.key = "steps"
 	}
 	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
-		text := cut(clean(d.plainText(firstBlock(item), d.src)), 300)
+		text := cut(d.cleanText(firstBlock(item), d.src), 300)
 		cmd := ""
 		var inner []codeLine
 		ast.Walk(item, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

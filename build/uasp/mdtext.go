@@ -294,11 +294,39 @@ func lowerASCII(s string) string {
 
 // plainText returns the inline text of a node (headings, list items).
 func (p *inlines) plainText(n ast.Node, src []byte) string {
+	return collapse(p.rawText(n, src))
+}
+
+// cleanText is clean(p.plainText(n, src)), which collapses the text once
+// (clean collapses it too, and collapsing twice gives what once does).
+func (p *inlines) cleanText(n ast.Node, src []byte) string {
+	return clean(p.rawText(n, src))
+}
+
+// rawText returns the inline text of a node, not collapsed.
+func (p *inlines) rawText(n ast.Node, src []byte) string {
 	in := p.get(n)
 	in.collect(n, src)
-	t := collapse(in.text.String())
+	t := in.text.String()
 	p.put(in)
 	return t
+}
+
+// cleanASCII8 reports whether the 8 bytes of s are ones collapse keeps as
+// they are, by a test on the word they make: no byte below ' ' or from
+// 0x80 up, no two blanks side by side, and no blank last (its neighbour
+// is in the next eight) or, when first is set, first.
+func cleanASCII8(s string, first bool) bool {
+	_ = s[7]
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	if w&highs != 0 || (w-0x20*ones)&^w&highs != 0 {
+		return false // a byte from 0x80 up, or (none such) below 0x20
+	}
+	x := w ^ 0x20*ones                       // blanks become zero bytes
+	blanks := ^((x&lows + lows) | x) & highs // the high bit of each blank
+	return blanks&(blanks>>8) == 0 && s[7] != ' ' && !(first && s[0] == ' ')
 }
 
 // collapse turns runs of blanks into one blank and trims.
@@ -308,9 +336,15 @@ func collapse(s string) string {
 	// are single ' ', neither first nor last.
 	clean := true
 	for i := 0; i < len(s) && clean; {
+		// Most text is ASCII words and single blanks: eight bytes of it
+		// are passed over at once.
+		if i+8 <= len(s) && cleanASCII8(s[i:i+8], i == 0) {
+			i += 8
+			continue
+		}
 		c := s[i]
 		if c > ' ' && c < utf8.RuneSelf {
-			i++ // most bytes: neither blank nor part of a wide character
+			i++
 			continue
 		}
 		if c >= utf8.RuneSelf {
