@@ -463,3 +463,11 @@ func TestCutMatchesRunes(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentSubjectMatchesEmpty pins what parseConstraint assumes when it
+// skips the regexp for an empty subject.
+func TestAgentSubjectMatchesEmpty(t *testing.T) {
+	if !agentSubject.MatchString("") {
+		t.Error("agentSubject does not match the empty subject")
+	}
+}

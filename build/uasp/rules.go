@@ -353,7 +353,7 @@ func parseConstraint(c clause) (ruleKind, string) {
 	before := strings.Trim(lm[:loc[0]], " *_,")
 	after := clean(text[loc[1]:])
 	switch {
-	case agentSubject.MatchString(before):
+	case before == "" || agentSubject.MatchString(before): // it matches "" too
 		// Imperative ("Never commit secrets") or addressed to the agent
 		// ("You must run the tests"): the rule is the action after the
 		// keyword. "Ensure" and "avoid" keep their verb where the action
