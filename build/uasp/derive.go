@@ -152,7 +152,8 @@ type deriver struct {
 
 	src        []byte
 	bodyLine   int
-	lineStarts []int
+	lineStarts []int // offsets of the body's lines; the first is 0
+	lastLine   int   // index in lineStarts of the line found last
 
 	never, always []lined
 	prefer        []preferItem
@@ -199,13 +200,21 @@ func newDeriver(body []byte, bodyLine int) *deriver {
 	return d
 }
 
-// line converts a body offset to a SKILL.md line.
+// line converts a body offset to a SKILL.md line. Offsets come mostly in
+// order, so the line found last, or the next, is tried before a search.
 func (d *deriver) line(off int) int {
 	if off < 0 {
 		return d.bodyLine
 	}
-	i := sort.SearchInts(d.lineStarts, off+1) - 1
-	return d.bodyLine + max(i, 0)
+	for i := d.lastLine; i <= d.lastLine+1 && i < len(d.lineStarts); i++ {
+		if d.lineStarts[i] <= off && (i+1 == len(d.lineStarts) || off < d.lineStarts[i+1]) {
+			d.lastLine = i
+			return d.bodyLine + i
+		}
+	}
+	i := max(sort.SearchInts(d.lineStarts, off+1)-1, 0)
+	d.lastLine = i
+	return d.bodyLine + i
 }
 
 func (d *deriver) walk() {

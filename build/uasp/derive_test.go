@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -469,5 +470,23 @@ func TestCutMatchesRunes(t *testing.T) {
 func TestAgentSubjectMatchesEmpty(t *testing.T) {
 	if !agentSubject.MatchString("") {
 		t.Error("agentSubject does not match the empty subject")
+	}
+}
+
+// TestLineMatchesSearch checks deriver.line, which tries the line it found
+// last first, against a plain binary search, for offsets in any order.
+func TestLineMatchesSearch(t *testing.T) {
+	body := []byte("a\nbb\n\nccc\nd")
+	d := newDeriver(body, 5)
+	rnd := rand.New(rand.NewPCG(91, 92))
+	for range 10000 {
+		off := rnd.IntN(len(body)+4) - 2
+		want := 5
+		if off >= 0 {
+			want = 5 + max(sort.SearchInts(d.lineStarts, off+1)-1, 0)
+		}
+		if got := d.line(off); got != want {
+			t.Fatalf("line(%d) = %d, want %d", off, got, want)
+		}
 	}
 }
