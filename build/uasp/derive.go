@@ -1,6 +1,7 @@
 package uasp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -146,9 +148,12 @@ type preferItem struct {
 }
 
 type deriver struct {
+	inlines
+
 	src        []byte
 	bodyLine   int
-	lineStarts []int
+	lineStarts []int // offsets of the body's lines; the first is 0
+	lastLine   int   // index in lineStarts of the line found last
 
 	never, always []lined
 	prefer        []preferItem
@@ -183,22 +188,33 @@ func newDeriver(body []byte, bodyLine int) *deriver {
 	if d.bodyLine < 1 {
 		d.bodyLine = 1
 	}
-	d.lineStarts = []int{0}
-	for i, c := range body {
-		if c == '\n' {
-			d.lineStarts = append(d.lineStarts, i+1)
+	d.lineStarts = make([]int, 1, bytes.Count(body, []byte{'\n'})+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(body[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		d.lineStarts = append(d.lineStarts, i)
 	}
 	return d
 }
 
-// line converts a body offset to a SKILL.md line.
+// line converts a body offset to a SKILL.md line. Offsets come mostly in
+// order, so the line found last, or the next, is tried before a search.
 func (d *deriver) line(off int) int {
 	if off < 0 {
 		return d.bodyLine
 	}
-	i := sort.SearchInts(d.lineStarts, off+1) - 1
-	return d.bodyLine + max(i, 0)
+	for i := d.lastLine; i <= d.lastLine+1 && i < len(d.lineStarts); i++ {
+		if d.lineStarts[i] <= off && (i+1 == len(d.lineStarts) || off < d.lineStarts[i+1]) {
+			d.lastLine = i
+			return d.bodyLine + i
+		}
+	}
+	i := max(sort.SearchInts(d.lineStarts, off+1)-1, 0)
+	d.lastLine = i
+	return d.bodyLine + i
 }
 
 func (d *deriver) walk() {
@@ -211,15 +227,16 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 		switch x := c.(type) {
 		case *ast.Heading:
-			d.heading = plainText(x, d.src)
+			in := d.get(x)
+			in.collect(x, d.src)
+			d.heading = collapse(in.text.String()) // plainText's, from the one collection
 			d.headingLevel = x.Level
 			h := strings.ToLower(d.heading)
 			d.inExamples = strings.Contains(h, "example")
 			d.whenToUse = strings.Contains(h, "when to use") || strings.Contains(h, "use cases") || strings.Contains(h, "when to apply") || strings.Contains(h, "use this skill when")
-			in := &inline{}
-			in.collect(x, d.src)
 			d.linksOf(in, "")
 			d.envInText(in.text.String(), d.line(x.Pos()))
+			d.put(in)
 		case *ast.Paragraph, *ast.TextBlock:
 			d.prose(c, listDepth)
 		case *ast.FencedCodeBlock:
@@ -231,12 +248,12 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 				d.workflow(x)
 			}
 			outer := d.conditions
-			if p, ok := x.PreviousSibling().(*ast.Paragraph); ok && introducesConditions(plainText(p, d.src)) {
+			if p, ok := x.PreviousSibling().(*ast.Paragraph); ok && introducesConditions(d.plainText(p, d.src)) {
 				d.conditions = true
 			}
 			if d.whenToUse && listDepth == 0 {
 				for it := x.FirstChild(); it != nil; it = it.NextSibling() {
-					if t := cut(clean(plainText(firstBlock(it), d.src)), 200); t != "" && !strings.HasSuffix(t, "?") {
+					if t := cut(d.cleanText(firstBlock(it), d.src), 200); t != "" && !strings.HasSuffix(t, "?") {
 						d.intents = append(d.intents, lined{t, d.line(it.Pos())})
 					}
 				}
@@ -285,10 +302,11 @@ func firstBlock(item ast.Node) ast.Node {
 func (d *deriver) table(t *extast.Table) {
 	ast.Walk(t, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if cell, ok := n.(*extast.TableCell); ok && entering {
-			in := &inline{}
+			in := d.get(cell)
 			in.collect(cell, d.src)
 			d.linksOf(in, "")
 			d.envInText(in.text.String(), d.line(cell.Pos()))
+			d.put(in)
 			return ast.WalkSkipChildren, nil
 		}
 		return ast.WalkContinue, nil
@@ -297,7 +315,7 @@ func (d *deriver) table(t *extast.Table) {
 
 // prose applies the sentence rules to a paragraph.
 func (d *deriver) prose(n ast.Node, listDepth int) {
-	in := &inline{}
+	in := d.get(n)
 	in.collect(n, d.src)
 	d.envInText(in.text.String(), d.line(n.Pos()))
 	for _, c := range in.codes {
@@ -309,28 +327,26 @@ func (d *deriver) prose(n ast.Node, listDepth int) {
 			}
 		}
 	}
-	for _, s := range in.sentences() {
-		line := d.line(s.src)
-		ref := ""
-		if len(s.links) > 0 {
-			ref = s.links[0].dest
-		}
-		d.rule(s, line, ref)
+	// Rule 2 files nothing under a heading about examples: the text is not
+	// even split.
+	if !d.inExamples {
+		in.eachSentence(func(s sentence) { d.rule(s, d.line(s.src), s.ref) })
 	}
 	d.linksOf(in, "")
+	d.put(in)
 }
 
 // rule files one sentence under prefer, decisions, never or always.
 func (d *deriver) rule(s sentence, line int, ref string) {
-	if strings.HasSuffix(strings.TrimRight(s.mask, " *_)\"'"), "?") || words(s.text) < 2 || d.inExamples {
+	if strings.HasSuffix(strings.TrimRight(s.mask, " *_)\"'"), "?") || !hasWords(s.text, 2) || d.inExamples {
 		return
 	}
-	lm := lowerASCII(strings.TrimLeft(s.mask, " *_"))
+	lm := strings.TrimLeft(s.lm, " *_")
 	if strings.HasPrefix(lm, "e.g") || strings.HasPrefix(lm, "for example") || strings.HasPrefix(lm, "example") ||
 		strings.HasPrefix(s.text, "\"") || strings.HasPrefix(s.text, "“") {
 		return
 	}
-	c := trimSentence(s.text, s.mask)
+	c := trimSentence(s.text, s.mask, s.lm)
 	if p, ok := parsePreference(c); ok {
 		d.prefer = append(d.prefer, preferItem{p, line})
 		return
@@ -439,14 +455,12 @@ func (d *deriver) sourceID(id string) bool {
 // code reads a code block: environment variables always, commands when it
 // holds shell.
 func (d *deriver) code(n ast.Node, lang string, indented bool) {
-	var lines []codeLine
-	segs := n.Lines()
-	for i := 0; i < segs.Len(); i++ {
-		seg := segs.At(i)
-		lines = append(lines, codeLine{text: strings.TrimRight(string(seg.Value(d.src)), "\n"), line: d.line(seg.Start)})
-	}
 	lang = strings.ToLower(strings.TrimSpace(lang))
 	shell := shellLangs[lang]
+	if !shell && lang != "" && !readsEnv(d.blockSource(n)) {
+		return // no commands, and envInCode would find nothing
+	}
+	lines := d.codeLines(n, nil)
 	d.envInCode(lines, shell || lang == "")
 	if !shell && !(lang == "" && looksLikeCommands(lines)) {
 		return
@@ -457,11 +471,92 @@ func (d *deriver) code(n ast.Node, lang string, indented bool) {
 	}
 }
 
+// blockSource returns the source a block's lines are taken from.
+func (d *deriver) blockSource(n ast.Node) []byte {
+	segs := n.Lines()
+	if segs.Len() == 0 {
+		return nil
+	}
+	first, last := segs.At(0).Start, segs.At(segs.Len()-1).Stop
+	if first > last {
+		return nil
+	}
+	return d.src[first:last]
+}
+
+// readsEnv reports whether the source of a code block that is not shell
+// holds what envInCode looks for in such a block: "nv" or "export", which
+// every codeEnvRes guard holds, or "${". Most code blocks hold none, and
+// are not made into strings at all. (A line goldmark pads has blanks more,
+// which hold none of these.)
+func readsEnv(src []byte) bool {
+	return bytes.Contains(src, []byte("nv")) || bytes.Contains(src, []byte("export")) || bytes.Contains(src, []byte("${"))
+}
+
+// codeLines appends the lines of a code block to lines, with their
+// SKILL.md lines and without their newline. The block's source becomes
+// one string, of which the lines are pieces (a line goldmark pads, such as
+// a tab's remainder, is a string of its own).
+func (d *deriver) codeLines(n ast.Node, lines []codeLine) []codeLine {
+	segs := n.Lines()
+	if segs.Len() == 0 {
+		return lines
+	}
+	first, last := segs.At(0).Start, segs.At(segs.Len()-1).Stop
+	var block string
+	if first <= last {
+		block = string(d.src[first:last])
+	}
+	for i := 0; i < segs.Len(); i++ {
+		seg := segs.At(i)
+		var t string
+		if seg.Padding == 0 && seg.Start >= first && seg.Stop <= last && seg.Start <= seg.Stop {
+			t = block[seg.Start-first : seg.Stop-first] // as seg.Value, whose forced newline is trimmed anyway
+		} else {
+			t = string(seg.Value(d.src))
+		}
+		lines = append(lines, codeLine{text: strings.TrimRight(t, "\n"), line: d.line(seg.Start)})
+	}
+	return lines
+}
+
 var (
 	placeholderRe = regexp.MustCompile(`^\[?<([A-Za-z][A-Za-z0-9_.-]*)(\.\.\.)?>\]?$`)
-	flagRe        = regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_-]*$`)
 	redirectRe    = regexp.MustCompile(`^(?:[0-9&]?>.*|<|<<.*)$`)
 )
+
+// isRedirect is redirectRe.MatchString, run only on words that start as
+// its matches do.
+func isRedirect(tok string) bool {
+	return tok != "" && strings.IndexByte("<>&0123456789", tok[0]) >= 0 && redirectRe.MatchString(tok)
+}
+
+// placeholder is placeholderRe.FindStringSubmatch, run only on words with
+// a '<'.
+func placeholder(tok string) []string {
+	if !strings.Contains(tok, "<") {
+		return nil
+	}
+	return placeholderRe.FindStringSubmatch(tok)
+}
+
+// isFlagName: ^--?[A-Za-z0-9][A-Za-z0-9_-]*$
+func isFlagName(s string) bool {
+	s, ok := strings.CutPrefix(s, "-")
+	if !ok {
+		return false
+	}
+	s = strings.TrimPrefix(s, "-")
+	if s == "" || !isLetter(s[0]) && !isDigit(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isLetter(c) && !isDigit(c) && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
 // trivialPrograms are well-known programs too generic to name a command
 // when they appear inline in prose.
@@ -490,11 +585,13 @@ func argType(name string) string {
 func (d *deriver) addCommand(c shellCall) {
 	cmd, ok := d.commands[c.key]
 	if !ok {
-		cmd = &command{key: c.key, syntax: c.syntax, description: c.comment, line: c.line, setup: isSetup(c.key),
-			flagSeen: map[string]bool{}, argSeen: map[string]bool{}, seen: map[string]bool{c.syntax: true}}
+		cmd = &command{key: c.key, syntax: c.syntax, description: c.comment, line: c.line, setup: isSetup(c.key)}
 		d.commands[c.key] = cmd
 		d.cmdOrder = append(d.cmdOrder, c.key)
-	} else if !cmd.seen[c.syntax] {
+	} else if c.syntax != cmd.syntax && !cmd.seen[c.syntax] {
+		if cmd.seen == nil {
+			cmd.seen = map[string]bool{}
+		}
 		cmd.seen[c.syntax] = true
 		if len(cmd.variants) < 5 {
 			v := yamltree.NewMap()
@@ -506,13 +603,16 @@ func (d *deriver) addCommand(c shellCall) {
 		}
 	}
 	for i, tok := range c.tokens {
-		if redirectRe.MatchString(tok) {
+		if isRedirect(tok) {
 			break // what follows is where output goes, not an argument
 		}
-		if m := placeholderRe.FindStringSubmatch(tok); m != nil && i > 0 {
+		if m := placeholder(tok); m != nil && i > 0 {
 			name := m[1]
 			if cmd.argSeen[name] {
 				continue
+			}
+			if cmd.argSeen == nil {
+				cmd.argSeen = map[string]bool{}
 			}
 			cmd.argSeen[name] = true
 			a := yamltree.NewMap()
@@ -530,8 +630,11 @@ func (d *deriver) addCommand(c shellCall) {
 			continue
 		}
 		name, _, hasValue := strings.Cut(tok, "=")
-		if !flagRe.MatchString(name) || cmd.flagSeen[name] {
+		if !isFlagName(name) || cmd.flagSeen[name] {
 			continue
+		}
+		if cmd.flagSeen == nil {
+			cmd.flagSeen = map[string]bool{}
 		}
 		cmd.flagSeen[name] = true
 		typ := "bool"
@@ -552,7 +655,7 @@ func (d *deriver) workflow(l *ast.List) {
 	// A paragraph just before the list that ends with ':' introduces it.
 	if p := l.PreviousSibling(); p != nil {
 		if _, ok := p.(*ast.Paragraph); ok {
-			if t := plainText(p, d.src); strings.HasSuffix(t, ":") {
+			if t := d.plainText(p, d.src); strings.HasSuffix(t, ":") {
 				w.description = strings.TrimSuffix(t, ":")
 			}
 		}
@@ -569,7 +672,7 @@ func (d *deriver) workflow(l *ast.List) {
 		w.key = "steps"
 	}
 	for item := l.FirstChild(); item != nil; item = item.NextSibling() {
-		text := cut(clean(plainText(firstBlock(item), d.src)), 300)
+		text := cut(d.cleanText(firstBlock(item), d.src), 300)
 		cmd := ""
 		var inner []codeLine
 		ast.Walk(item, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -577,11 +680,7 @@ func (d *deriver) workflow(l *ast.List) {
 				return ast.WalkContinue, nil
 			}
 			if fc, ok := n.(*ast.FencedCodeBlock); ok && shellLangs[strings.ToLower(string(fc.Language(d.src)))] {
-				segs := fc.Lines()
-				for i := 0; i < segs.Len(); i++ {
-					seg := segs.At(i)
-					inner = append(inner, codeLine{text: strings.TrimRight(string(seg.Value(d.src)), "\n"), line: d.line(seg.Start)})
-				}
+				inner = d.codeLines(fc, inner)
 			}
 			return ast.WalkContinue, nil
 		})
@@ -591,7 +690,7 @@ func (d *deriver) workflow(l *ast.List) {
 			for _, c := range calls {
 				w.example = append(w.example, c.syntax)
 			}
-		} else if code := leadingCode(firstBlock(item), d.src); code != "" {
+		} else if code := d.leadingCode(firstBlock(item)); code != "" {
 			cmd = code
 		}
 		step := yamltree.NewMap()
@@ -606,8 +705,7 @@ func (d *deriver) workflow(l *ast.List) {
 		default:
 			continue
 		}
-		lt := strings.ToLower(text)
-		if strings.HasPrefix(lt, "optional") || strings.Contains(lt, "(optional)") {
+		if markedOptional(text) {
 			step.Set("optional", true)
 		}
 		w.steps = append(w.steps, step)
@@ -618,13 +716,55 @@ func (d *deriver) workflow(l *ast.List) {
 	}
 }
 
+// markedOptional reports whether strings.ToLower(text) starts with
+// "optional" or holds "(optional)", without lowering a copy: it lowers
+// rune by rune as strings.ToLower does (unicode.ToLower; invalid UTF-8 as
+// U+FFFD) and matches as it goes. The marks are ASCII, and a rune that
+// lowers to an ASCII letter lowers to that letter alone, so each letter
+// of a mark is one lowered rune.
+func markedOptional(text string) bool {
+	const prefix, mark = "optional", "(optional)"
+	var last [len(mark)]rune // the lowered runes before, last at the end
+	n := 0
+	for _, r := range text {
+		r = unicode.ToLower(r)
+		if n < len(prefix) && r == rune(prefix[n]) {
+			n++
+			if n == len(prefix) {
+				return true
+			}
+		} else {
+			n = len(prefix) + 1 // the prefix is missed for good
+		}
+		copy(last[:], last[1:])
+		last[len(last)-1] = r
+		if r == ')' && runesAre(last[:], mark) {
+			return true
+		}
+	}
+	return false
+}
+
+// runesAre reports whether runes spell ascii.
+func runesAre(runes []rune, ascii string) bool {
+	if len(runes) != len(ascii) {
+		return false
+	}
+	for i, r := range runes {
+		if r != rune(ascii[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // leadingCode returns the code span a step starts with, or that follows a
 // "Run"/"Execute" verb, when it looks like a command.
-func leadingCode(n ast.Node, src []byte) string {
+func (d *deriver) leadingCode(n ast.Node) string {
 	c := n.FirstChild()
 	for c != nil {
 		if t, ok := c.(*ast.Text); ok {
-			v := strings.ToLower(strings.TrimSpace(string(t.Value(src))))
+			v := strings.ToLower(strings.TrimSpace(string(t.Value(d.src))))
 			if v == "" || v == "run" || v == "execute" || v == "call" || v == "use" || v == "type" {
 				c = c.NextSibling()
 				continue
@@ -633,8 +773,8 @@ func leadingCode(n ast.Node, src []byte) string {
 		break
 	}
 	if cs, ok := c.(*ast.CodeSpan); ok {
-		code := plainText(cs, src)
-		if first, _, _ := strings.Cut(code, " "); strings.Contains(code, " ") && programRe.MatchString(first) {
+		code := d.plainText(cs, d.src)
+		if first, _, _ := strings.Cut(code, " "); strings.Contains(code, " ") && isProgramName(first) {
 			return code
 		}
 	}
@@ -663,23 +803,42 @@ func snake(s string) string {
 
 var (
 	dollarVarRe = regexp.MustCompile(`\$\{?([A-Z][A-Z0-9_]*[A-Z0-9])(?::?-([^}\s]*))?\}?`)
-	codeEnvRes  = []*regexp.Regexp{
-		regexp.MustCompile(`os\.environ(?:\.get)?\s*[\[(]\s*["']([A-Z][A-Z0-9_]*)["']`),
-		regexp.MustCompile(`os\.getenv\(\s*["']([A-Z][A-Z0-9_]*)["']`),
-		regexp.MustCompile(`process\.env\.([A-Z][A-Z0-9_]*)`),
-		regexp.MustCompile(`process\.env\[\s*["']([A-Z][A-Z0-9_]*)["']`),
-		regexp.MustCompile(`os\.Getenv\(\s*"([A-Z][A-Z0-9_]*)"`),
-		regexp.MustCompile(`env::var\(\s*"([A-Z][A-Z0-9_]*)"`),
-		regexp.MustCompile(`(?:System\.getenv|Environment\.GetEnvironmentVariable)\(\s*"([A-Z][A-Z0-9_]*)"`),
-		regexp.MustCompile(`\bexport\s+([A-Z][A-Z0-9_]*)=`),
+	codeEnvRes  = []guarded{
+		{regexp.MustCompile(`os\.environ(?:\.get)?\s*[\[(]\s*["']([A-Z][A-Z0-9_]*)["']`), []string{"os.environ"}},
+		{regexp.MustCompile(`os\.getenv\(\s*["']([A-Z][A-Z0-9_]*)["']`), []string{"os.getenv("}},
+		{regexp.MustCompile(`process\.env\.([A-Z][A-Z0-9_]*)`), []string{"process.env."}},
+		{regexp.MustCompile(`process\.env\[\s*["']([A-Z][A-Z0-9_]*)["']`), []string{"process.env["}},
+		{regexp.MustCompile(`os\.Getenv\(\s*"([A-Z][A-Z0-9_]*)"`), []string{"os.Getenv("}},
+		{regexp.MustCompile(`env::var\(\s*"([A-Z][A-Z0-9_]*)"`), []string{"env::var("}},
+		{regexp.MustCompile(`(?:System\.getenv|Environment\.GetEnvironmentVariable)\(\s*"([A-Z][A-Z0-9_]*)"`),
+			[]string{"System.getenv(", "Environment.GetEnvironmentVariable("}},
+		{regexp.MustCompile(`\bexport\s+([A-Z][A-Z0-9_]*)=`), []string{"export"}},
 	}
-	exportRe = regexp.MustCompile(`\bexport\s+([A-Za-z_][A-Za-z0-9_]*)`)
-	localRes = []*regexp.Regexp{
-		regexp.MustCompile(`^\s*(?:local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_][A-Za-z0-9_]*)=`),
-		regexp.MustCompile(`\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b`),
-		regexp.MustCompile(`\bread\s+(?:-\w+\s+)*([A-Za-z_][A-Za-z0-9_]*)`),
+	exportRe = guarded{regexp.MustCompile(`\bexport\s+([A-Za-z_][A-Za-z0-9_]*)`), []string{"export"}}
+	localRes = []guarded{
+		{regexp.MustCompile(`^\s*(?:local\s+|readonly\s+|declare\s+(?:-\w+\s+)?)?([A-Za-z_][A-Za-z0-9_]*)=`), []string{"="}},
+		{regexp.MustCompile(`\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b`), []string{"for"}},
+		{regexp.MustCompile(`\bread\s+(?:-\w+\s+)*([A-Za-z_][A-Za-z0-9_]*)`), []string{"read"}},
 	}
 )
+
+// guarded is a regexp with the texts one of which its every match holds:
+// it runs on every line of code, most of which hold none.
+type guarded struct {
+	re    *regexp.Regexp
+	needs []string
+}
+
+// findAll is re.FindAllStringSubmatch(s, -1), nil at once when s holds
+// none of the needed texts.
+func (g guarded) findAll(s string) [][]string {
+	for _, n := range g.needs {
+		if strings.Contains(s, n) {
+			return g.re.FindAllStringSubmatch(s, -1)
+		}
+	}
+	return nil
+}
 
 // shellVars are the shell's own variables, which configure nothing a skill
 // defines.
@@ -708,6 +867,9 @@ func (d *deriver) noteEnv(name, purpose, def string, prose bool, line int) {
 
 // envInText finds $VARS in prose; the sentence is their purpose.
 func (d *deriver) envInText(t string, line int) {
+	if !strings.Contains(t, "$") {
+		return // most text: dollarVarRe's every match starts with '$'
+	}
 	matches := dollarVarRe.FindAllStringSubmatchIndex(t, -1)
 	if len(matches) == 0 {
 		return
@@ -759,33 +921,40 @@ func (d *deriver) envInCode(lines []codeLine, shell bool) {
 			continue
 		}
 		if shell {
-			for _, m := range exportRe.FindAllStringSubmatch(t, -1) {
+			for _, m := range exportRe.findAll(t) {
 				d.exported[m[1]] = true
 			}
 			for _, re := range localRes {
-				for _, m := range re.FindAllStringSubmatch(t, -1) {
+				for _, m := range re.findAll(t) {
 					d.assigned[m[1]] = true
 				}
 			}
 		}
-		purpose := comment
-		if purpose == "" {
-			purpose = "used in `" + cut(t, 150) + "`"
+		// The purpose is made for the first variable found, if any.
+		purpose, made := comment, false
+		use := func() string {
+			if !made {
+				if purpose == "" {
+					purpose = "used in `" + cut(t, 150) + "`"
+				}
+				purpose, made = cut(purpose, 200), true
+			}
+			return purpose
 		}
-		found := false
-		for _, re := range codeEnvRes {
-			for _, m := range re.FindAllStringSubmatch(t, -1) {
-				d.noteEnv(m[1], cut(purpose, 200), "", false, l.line)
-				found = true
+		// Every codeEnvRes guard holds "nv" (env, Env) or is "export":
+		// most lines hold neither, and are passed over after two scans.
+		if strings.Contains(t, "nv") || strings.Contains(t, "export") {
+			for _, re := range codeEnvRes {
+				for _, m := range re.findAll(t) {
+					d.noteEnv(m[1], use(), "", false, l.line)
+				}
 			}
 		}
-		if shell || strings.Contains(t, "${") {
+		if (shell || strings.Contains(t, "${")) && strings.Contains(t, "$") {
 			for _, m := range dollarVarRe.FindAllStringSubmatch(t, -1) {
-				d.noteEnv(m[1], cut(purpose, 200), m[2], false, l.line)
-				found = true
+				d.noteEnv(m[1], use(), m[2], false, l.line)
 			}
 		}
-		_ = found
 		comment = ""
 	}
 }
@@ -965,7 +1134,9 @@ func uskArgs(schema *yamltree.Map) []*yamltree.Map {
 		}
 		a.Set("required", required[name])
 		if def, ok := p.Get("default"); ok {
-			a.Set("default", def)
+			// A copy: the document owns its tree (see arrangeOwned), and
+			// the frontmatter stays the skill's.
+			a.Set("default", yamltree.Clone(def))
 		}
 		if desc, ok := getString(p, "description"); ok && strings.TrimSpace(desc) != "" {
 			a.Set("description", cut(collapse(desc), 300))
@@ -1050,7 +1221,7 @@ func (d *deriver) assemble(s *skill.Skill) *yamltree.Map {
 				continue
 			}
 			seen[k] = true
-			d.origins[fmt.Sprintf("constraints.%s.%d", key, len(list))] = it.line
+			d.origins["constraints."+key+"."+strconv.Itoa(len(list))] = it.line
 			list = append(list, it.text)
 		}
 		if len(list) > 0 {
@@ -1068,7 +1239,7 @@ func (d *deriver) assemble(s *skill.Skill) *yamltree.Map {
 			if p.when != "" {
 				m.Set("when", p.when)
 			}
-			d.origins[fmt.Sprintf("constraints.prefer.%d", len(list))] = p.line
+			d.origins["constraints.prefer."+strconv.Itoa(len(list))] = p.line
 			list = append(list, m)
 		}
 		cons.Set("prefer", list)
@@ -1136,7 +1307,7 @@ func (d *deriver) assemble(s *skill.Skill) *yamltree.Map {
 			wfs.Set(key, m)
 			d.origins["workflows."+key] = w.line
 			for i, l := range w.stepLines {
-				d.origins[fmt.Sprintf("workflows.%s.steps.%d", key, i)] = l
+				d.origins["workflows."+key+".steps."+strconv.Itoa(i)] = l
 			}
 		}
 		root.Set("workflows", wfs)
@@ -1231,6 +1402,43 @@ func init() {
 	}
 }
 
+// eachWord calls yield with each match of wordRe in s, in order, until
+// yield returns false: a scanner for [a-z][a-z0-9]*(?:-[a-z0-9]+)*, which
+// reads every description.
+func eachWord(s string, yield func(string) bool) {
+	alnum := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' }
+	for i := 0; i < len(s); {
+		if s[i] < 'a' || s[i] > 'z' {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(s) && alnum(s[j]) {
+			j++
+		}
+		for j+1 < len(s) && s[j] == '-' && alnum(s[j+1]) {
+			for j += 2; j < len(s) && alnum(s[j]); j++ {
+			}
+		}
+		if !yield(s[i:j]) {
+			return
+		}
+		i = j
+	}
+}
+
+// extensions is extRe.FindAllStringSubmatch(desc, -1), run only when desc
+// has a '.' where a match starts: at the start or after a blank or one of
+// (`'"/, and before a lowercase letter.
+func extensions(desc string) [][]string {
+	for i := 0; i+1 < len(desc); i++ {
+		if desc[i] == '.' && desc[i+1] >= 'a' && desc[i+1] <= 'z' && (i == 0 || strings.IndexByte("\t\n\f\r (`'\"/,", desc[i-1]) >= 0) {
+			return extRe.FindAllStringSubmatch(desc, -1)
+		}
+	}
+	return nil
+}
+
 // intentClauses returns the clauses after "Use when", "Use this skill
 // for"...: each runs to the end of its sentence (a stop followed by a
 // blank and a capital, or the end), so that "e.g." does not cut it.
@@ -1280,17 +1488,22 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 		}
 	}
 	desc := strings.ToLower(s.Description)
-	// Variables, URLs and code are not words a user would say.
-	plainDesc := notWords.ReplaceAllString(desc, " ")
+	// Variables, URLs and code are not words a user would say. (Each of
+	// notWords' matches holds '$', "://" or '`'.)
+	plainDesc := desc
+	if strings.ContainsAny(desc, "$`") || strings.Contains(desc, "://") {
+		plainDesc = notWords.ReplaceAllString(desc, " ")
+	}
 	n := 0
-	for _, w := range wordRe.FindAllString(plainDesc, -1) {
-		if len(w) >= 4 && !stopwords[w] && n < 8 {
+	eachWord(plainDesc, func(w string) bool {
+		if len(w) >= 4 && !stopwords[w] {
 			if !seen[w] {
 				n++
 			}
 			addKW(w)
 		}
-	}
+		return n < 8 // then no later word is added
+	})
 	if len(keywords) > 0 {
 		t.Set("keywords", keywords)
 		d.origins["triggers.keywords"] = fmLine
@@ -1307,7 +1520,8 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 		iseen[k] = true
 		intents = append(intents, cut(s, 200))
 	}
-	for _, m := range intentClauses(s.Description) {
+	clauses := intentClauses(s.Description)
+	for _, m := range clauses {
 		addIntent(m)
 	}
 	fromBody := 0
@@ -1320,7 +1534,7 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 	if len(intents) > 0 {
 		t.Set("intents", intents)
 		line := fmLine
-		if len(intentClauses(s.Description)) == 0 && len(d.intents) > 0 {
+		if len(clauses) == 0 && len(d.intents) > 0 {
 			line = d.intents[0].line
 		}
 		d.origins["triggers.intents"] = line
@@ -1328,7 +1542,7 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 
 	var patterns []any
 	pseen := map[string]bool{}
-	for _, m := range extRe.FindAllStringSubmatch(desc, -1) {
+	for _, m := range extensions(desc) {
 		ext := m[1]
 		if notExtensions[ext] || pseen[ext] || len(patterns) >= 10 {
 			continue

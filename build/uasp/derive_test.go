@@ -3,11 +3,14 @@ package uasp
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/skill"
 )
@@ -317,23 +320,173 @@ func TestDerivePathological(t *testing.T) {
 // TestFindWordMatchesRegexp checks the keyword scanner against the
 // alternation it replaces, on sentences with tricky boundaries.
 func TestFindWordMatchesRegexp(t *testing.T) {
+	alt := func(words []string) string {
+		q := make([]string, len(words))
+		for i, w := range words {
+			q[i] = regexp.QuoteMeta(w)
+		}
+		return `\b(?:` + strings.Join(q, "|") + `)\b`
+	}
+	sentences := []string{
+		"you must never commit", "mustn't do that", "the mustard is fine", "nevertheless, ensure it", "do nothing, do not",
+		"avoidance is not avoid", "is required to run", "_always_ check", "x-always-y", "", "must", "don’t panic", "should not be, shouldn't",
+		"this is requiredto", "are required", "forbidden-fruit prohibited", "unavoidable avoid", "you do not need to", "it is not always so",
+		"helps you avoid it, to avoid", "never been better", "almost always", "must have been", "don’t have to", "n", "never",
+	}
 	for _, c := range []struct {
 		words []string
 		re    string
 	}{
 		{neverWords, `\b(?:never|do not|don't|don’t|must not|mustn't|must never|should not|shouldn't|should never|avoid|prohibited|forbidden)\b`},
 		{alwaysWords, `\b(?:always|must|ensure|mandatory|is required|are required|required to)\b`},
+		{notRuleWords, alt(notRuleWords)},
 	} {
 		re := regexp.MustCompile(c.re)
-		for _, s := range []string{
-			"you must never commit", "mustn't do that", "the mustard is fine", "nevertheless, ensure it", "do nothing, do not",
-			"avoidance is not avoid", "is required to run", "_always_ check", "x-always-y", "", "must", "don’t panic", "should not be, shouldn't",
-			"this is requiredto", "are required", "forbidden-fruit prohibited", "unavoidable avoid",
-		} {
-			got, want := findWord(s, c.words), re.FindStringIndex(s)
+		k := newKeywords(c.words)
+		check := func(s string) {
+			got, want := findWord(s, k), re.FindStringIndex(s)
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("findWord(%q) = %v, regexp %v", s, got, want)
 			}
+		}
+		for _, s := range sentences {
+			check(s)
+		}
+		// Sentences made of the words themselves and their pieces.
+		rnd := rand.New(rand.NewPCG(1, 2))
+		pieces := append(append([]string{" ", "_", "x", "-", "’", ",", "n't", "not"}, c.words...), sentences...)
+		for range 20000 {
+			var b strings.Builder
+			for range rnd.IntN(6) {
+				b.WriteString(pieces[rnd.IntN(len(pieces))])
+			}
+			check(b.String())
+		}
+	}
+}
+
+// TestRulePrefiltersMatchRegexps checks the string tests that stand in
+// for the regexps parseDecision and trimSentence ran on every sentence.
+func TestRulePrefiltersMatchRegexps(t *testing.T) {
+	conditional := regexp.MustCompile(`^(?:if|when|whenever|once|after|before) `)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	pieces := []string{"if", "when", "whenever", "once", "after", "before", "ever", " ", "e", "-", "–", "—", "•", ">", "note", ":",
+		"important", "key point", "prereq", "prerequisites", "nb", "tip", "x", "rule", "remember", "reminder", "caution"}
+	for range 20000 {
+		var b strings.Builder
+		for range rnd.IntN(5) {
+			b.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		s := b.String()
+		want := -1
+		if loc := conditional.FindStringIndex(s); loc != nil {
+			want = loc[1]
+		}
+		if got := conditionalPrefix(s); got != want {
+			t.Errorf("conditionalPrefix(%q) = %d, regexp %d", s, got, want)
+		}
+		if leadLabel.MatchString(s) && !mayHaveLabel(s) {
+			t.Errorf("mayHaveLabel(%q) is false but leadLabel matches", s)
+		}
+	}
+}
+
+// TestRuleKeywordsMatchFindWord checks the one-pass scan parseConstraint
+// uses against findWord run on each list.
+func TestRuleKeywordsMatchFindWord(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	pieces := append(append(append([]string{" ", "_", "x", "-", "’", ",", "n't", "not", "a"}, neverWords...), alwaysWords...), notRuleWords...)
+	for range 50000 {
+		var b strings.Builder
+		for range rnd.IntN(8) {
+			b.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		s := b.String()
+		never, always, notRule := ruleKeywords(s)
+		wantNot := findWord(s, notRuleKeys) != nil
+		if notRule != wantNot {
+			t.Fatalf("ruleKeywords(%q): notRule %v, findWord %v", s, notRule, wantNot)
+		}
+		if !notRule && (fmt.Sprint(never) != fmt.Sprint(findWord(s, neverKeys)) || fmt.Sprint(always) != fmt.Sprint(findWord(s, alwaysKeys))) {
+			t.Fatalf("ruleKeywords(%q) = %v, %v; findWord %v, %v", s, never, always, findWord(s, neverKeys), findWord(s, alwaysKeys))
+		}
+	}
+}
+
+// TestMayPreferMatchesRegexps checks that mayPrefer holds wherever the
+// regexp it guards matches.
+func TestMayPreferMatchesRegexps(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	pieces := []string{"if ", "when ", "for ", "you ", "we ", "should ", "must ", "always ", "prefer ", "use ", "x", "y z", ", ",
+		" over ", " to ", " rather than ", " instead of ", " is ", " are ", "preferred", "recommended", " when ", " if ", " for ", "a", " "}
+	matched := make([]int, len(preferRes))
+	for range 200000 {
+		var b strings.Builder
+		for range 3 + rnd.IntN(8) {
+			b.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		s := b.String()
+		for i, re := range preferRes {
+			if re.MatchString(s) {
+				matched[i]++
+				if !mayPrefer(i, s) {
+					t.Fatalf("preferRes[%d] matches %q but mayPrefer is false", i, s)
+				}
+			}
+		}
+	}
+	for i, n := range matched {
+		if n < 100 {
+			t.Errorf("preferRes[%d] matched only %d random sentences; the test proves little", i, n)
+		}
+	}
+}
+
+// TestCutMatchesRunes checks cut against cutRunes, the rune slicing it
+// does on byte offsets for valid UTF-8.
+func TestCutMatchesRunes(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(9, 10))
+	pieces := []string{" ", "a", "word", "é", "日本", "😀", ",", ";", ":", "  ", "\xff", "\xe2\x80", "x y"}
+	for range 20000 {
+		var b strings.Builder
+		for range rnd.IntN(80) {
+			b.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		s := b.String()
+		for _, n := range []int{2, 3, 5, 8, 13, 40, 200} {
+			want := s
+			if utf8.RuneCountInString(s) > n {
+				want = cutRunes(s, n)
+			}
+			if got := cut(s, n); got != want {
+				t.Fatalf("cut(%q, %d) = %q, want %q", s, n, got, want)
+			}
+		}
+	}
+}
+
+// TestAgentSubjectMatchesEmpty pins what parseConstraint assumes when it
+// skips the regexp for an empty subject.
+func TestAgentSubjectMatchesEmpty(t *testing.T) {
+	if !agentSubject.MatchString("") {
+		t.Error("agentSubject does not match the empty subject")
+	}
+}
+
+// TestLineMatchesSearch checks deriver.line, which tries the line it found
+// last first, against a plain binary search, for offsets in any order.
+func TestLineMatchesSearch(t *testing.T) {
+	body := []byte("a\nbb\n\nccc\nd")
+	d := newDeriver(body, 5)
+	rnd := rand.New(rand.NewPCG(91, 92))
+	for range 10000 {
+		off := rnd.IntN(len(body)+4) - 2
+		want := 5
+		if off >= 0 {
+			want = 5 + max(sort.SearchInts(d.lineStarts, off+1)-1, 0)
+		}
+		if got := d.line(off); got != want {
+			t.Fatalf("line(%d) = %d, want %d", off, got, want)
 		}
 	}
 }

@@ -90,11 +90,18 @@ func NewDocument(name string, root *yamltree.Map) *Document {
 
 // stamp computes the version and writes it into meta.version.
 func (d *Document) stamp() {
-	d.Version = ContentVersion(d.Root)
-	if meta, ok := getMap(d.Root, "meta"); ok {
-		meta.Set("version", d.Version)
-		d.Root.Set("meta", arrangeMeta(meta))
+	meta, ok := getMap(d.Root, "meta")
+	if !ok {
+		d.Version = streamHash(d.Root) // no meta.version to leave out
+		return
 	}
+	// ContentVersion hashes a copy of the tree without meta.version; d.Root
+	// is the document's own (arrange made it), so the version is taken out
+	// of it for the hash instead, and the new one put back.
+	meta.Delete("version")
+	d.Version = streamHash(d.Root)
+	meta.Set("version", d.Version)
+	d.Root.Set("meta", arrangeMeta(meta))
 }
 
 // Name returns the skill name the document answers queries for.
@@ -129,7 +136,12 @@ func (d *Document) Problems() []string {
 // arrange returns a copy of root with meta first and the sections in the
 // schema's order, then the other keys in document order.
 func arrange(root *yamltree.Map) *yamltree.Map {
-	src := yamltree.Clone(root).(*yamltree.Map)
+	return arrangeOwned(yamltree.Clone(root).(*yamltree.Map))
+}
+
+// arrangeOwned is arrange for a tree nothing else holds, such as one the
+// deriver has just built: its values move to the result uncopied.
+func arrangeOwned(src *yamltree.Map) *yamltree.Map {
 	out := yamltree.NewMap()
 	for _, k := range Sections {
 		if v, ok := src.Get(k); ok {
@@ -244,7 +256,13 @@ func derived(s *skill.Skill, conv Converter) (*Document, []diag.Diagnostic) {
 		return nil, []diag.Diagnostic{diag.At(file, diag.Pos{Line: 1, Column: 1}, diag.Info, CodeSchema,
 			"%s; add a %s.uasp.yaml beside SKILL.md", msg, s.Name)}
 	}
-	d := &Document{Root: arrange(root), Derived: true, Origins: origins, skill: s.Name}
+	// Deterministic builds a new tree for every call; another converter
+	// may keep and reuse what it returns.
+	arranged := arrange
+	if _, fresh := conv.(Deterministic); fresh {
+		arranged = arrangeOwned
+	}
+	d := &Document{Root: arranged(root), Derived: true, Origins: origins, skill: s.Name}
 	d.stamp()
 	d.problems = Validate(d.Root)
 	var ds []diag.Diagnostic

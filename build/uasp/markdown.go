@@ -1,7 +1,8 @@
 package uasp
 
 import (
-	"fmt"
+	"bytes"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -26,7 +27,7 @@ func ToMarkdown(d *Document) []byte {
 	if name == "" {
 		name = d.skill
 	}
-	w.line("# " + inlineText(name))
+	w.line("# ", inlineText(name))
 	w.blank()
 	if desc := d.Description(); desc != "" {
 		w.line(inlineText(desc))
@@ -43,7 +44,7 @@ func ToMarkdown(d *Document) []byte {
 	w.line(strings.Join(facts, " · "))
 	w.blank()
 	w.sections(root)
-	return []byte(strings.TrimRight(w.b.String(), "\n") + "\n")
+	return w.bytes()
 }
 
 // SectionsMarkdown writes the document's sections as ToMarkdown does, but
@@ -52,7 +53,7 @@ func ToMarkdown(d *Document) []byte {
 func SectionsMarkdown(d *Document, shift int) []byte {
 	w := &mdWriter{shift: shift, derived: d.Derived}
 	w.sections(d.Root)
-	return []byte(strings.TrimRight(w.b.String(), "\n") + "\n")
+	return w.bytes()
 }
 
 func (w *mdWriter) sections(root *yamltree.Map) {
@@ -70,18 +71,45 @@ func (w *mdWriter) sections(root *yamltree.Map) {
 }
 
 type mdWriter struct {
-	b     strings.Builder
+	b     bytes.Buffer
 	shift int // added to every heading level
 	// derived documents hold prose where a written one holds commands: a
 	// step from a numbered list with no command is the sentence itself.
 	derived bool
 }
 
-func (w *mdWriter) line(s string) { w.b.WriteString(s + "\n") }
-func (w *mdWriter) blank()        { w.b.WriteString("\n") }
+// bytes returns what was written, ending in exactly one newline. The
+// writer is done with.
+func (w *mdWriter) bytes() []byte {
+	return append(bytes.TrimRight(w.b.Bytes(), "\n"), '\n')
+}
+
+// line writes the concatenation of parts and a newline.
+func (w *mdWriter) line(parts ...string) {
+	for _, p := range parts {
+		w.b.WriteString(p)
+	}
+	w.b.WriteByte('\n')
+}
+
+func (w *mdWriter) blank() { w.b.WriteByte('\n') }
+
+// row writes a table row of cells.
+func (w *mdWriter) row(cells []string) {
+	w.b.WriteString("| ")
+	for i, c := range cells {
+		if i > 0 {
+			w.b.WriteString(" | ")
+		}
+		w.b.WriteString(c)
+	}
+	w.b.WriteString(" |\n")
+}
+
+const hashes = "######"
 
 func (w *mdWriter) heading(level int, s string) {
-	w.line(strings.Repeat("#", min(level+w.shift, 6)) + " " + s)
+	w.line(hashes[:min(level+w.shift, 6)], " ", s)
 	w.blank()
 }
 
@@ -130,7 +158,7 @@ func (w *mdWriter) block(lang, s string) {
 	for strings.Contains(s, fence) {
 		fence += "`"
 	}
-	w.line(fence + lang)
+	w.line(fence, lang)
 	w.line(strings.TrimRight(s, "\n"))
 	w.line(fence)
 	w.blank()
@@ -161,8 +189,8 @@ func (w *mdWriter) table(headers []string, rows [][]string) {
 			hs = append(hs, h)
 		}
 	}
-	w.line("| " + strings.Join(hs, " | ") + " |")
-	w.line("|" + strings.Repeat(" --- |", len(hs)))
+	w.row(hs)
+	w.line("|", strings.Repeat(" --- |", len(hs)))
 	for _, r := range rows {
 		var cs []string
 		for i, c := range r {
@@ -170,14 +198,14 @@ func (w *mdWriter) table(headers []string, rows [][]string) {
 				cs = append(cs, c)
 			}
 		}
-		w.line("| " + strings.Join(cs, " | ") + " |")
+		w.row(cs)
 	}
 	w.blank()
 }
 
 func (w *mdWriter) bullets(items []any) {
 	for _, it := range items {
-		w.line("- " + inlineText(asText(it)))
+		w.line("- ", inlineText(asText(it)))
 	}
 	w.blank()
 }
@@ -189,12 +217,12 @@ func (w *mdWriter) triggers(root *yamltree.Map) {
 	}
 	w.heading(2, "When to use")
 	if kw, _ := getList(t, "keywords"); len(kw) > 0 {
-		w.line("- **Keywords:** " + inlineText(asText(kw)))
+		w.line("- **Keywords:** ", inlineText(asText(kw)))
 	}
 	if in, _ := getList(t, "intents"); len(in) > 0 {
 		w.line("- **Intents:**")
 		for _, i := range in {
-			w.line("  - " + inlineText(asText(i)))
+			w.line("  - ", inlineText(asText(i)))
 		}
 	}
 	if fp, _ := getList(t, "file_patterns"); len(fp) > 0 {
@@ -202,7 +230,7 @@ func (w *mdWriter) triggers(root *yamltree.Map) {
 		for _, p := range fp {
 			cs = append(cs, code(asText(p)))
 		}
-		w.line("- **File patterns:** " + strings.Join(cs, ", "))
+		w.line("- **File patterns:** ", strings.Join(cs, ", "))
 	}
 	w.blank()
 }
@@ -276,7 +304,7 @@ func (w *mdWriter) state(root *yamltree.Map) {
 			if k == "format" {
 				val = code(asText(v))
 			}
-			w.line("- **" + label(k) + ":** " + val)
+			w.line("- **", label(k), ":** ", val)
 		}
 		w.blank()
 	}
@@ -361,7 +389,7 @@ func (w *mdWriter) commands(root *yamltree.Map) {
 			for _, a := range al {
 				cs = append(cs, code(asText(a)))
 			}
-			w.line("Aliases: " + strings.Join(cs, ", "))
+			w.line("Aliases: ", strings.Join(cs, ", "))
 			w.blank()
 		}
 		if args, _ := getList(m, "args"); len(args) > 0 {
@@ -383,7 +411,7 @@ func (w *mdWriter) commands(root *yamltree.Map) {
 			w.blank()
 		}
 		if note, ok := m.Get("note"); ok {
-			w.line("> **Note:** " + inlineText(asText(note)))
+			w.line("> **Note:** ", inlineText(asText(note)))
 			w.blank()
 		}
 		if vars, _ := getList(m, "variants"); len(vars) > 0 {
@@ -445,10 +473,11 @@ func (w *mdWriter) workflows(root *yamltree.Map) {
 	w.heading(2, "Workflows")
 	for name, v := range wfs.All() {
 		m, _ := v.(*yamltree.Map)
-		w.heading(3, inlineText(title(name)))
+		heading := title(name)
+		w.heading(3, inlineText(heading))
 		// A derived workflow is often described by the heading it came
 		// from, which the title above already says.
-		if desc, ok := m.Get("description"); ok && !strings.EqualFold(strings.TrimSpace(asText(desc)), title(name)) {
+		if desc, ok := m.Get("description"); ok && !strings.EqualFold(strings.TrimSpace(asText(desc)), heading) {
 			w.line(inlineText(asText(desc)))
 			w.blank()
 		}
@@ -462,18 +491,23 @@ func (w *mdWriter) workflows(root *yamltree.Map) {
 				sm, _ := st.(*yamltree.Map)
 				cmd, _ := sm.Get("cmd")
 				note, hasNote := sm.Get("note")
-				text := stepText(asText(cmd))
+				var text string
 				if w.derived && !hasNote {
 					text = inlineText(asText(cmd))
+				} else {
+					text = stepText(asText(cmd))
 				}
-				s := fmt.Sprintf("%d. %s", i+1, text)
+				w.b.WriteString(strconv.Itoa(i + 1))
+				w.b.WriteString(". ")
+				w.b.WriteString(text)
 				if hasNote {
-					s += " — " + inlineText(asText(note))
+					w.b.WriteString(" — ")
+					w.b.WriteString(inlineText(asText(note)))
 				}
 				if opt, _ := sm.Get("optional"); opt == true {
-					s += " (optional)"
+					w.b.WriteString(" (optional)")
 				}
-				w.line(s)
+				w.blank()
 			}
 			w.blank()
 		}
@@ -514,7 +548,7 @@ func (w *mdWriter) reference(root *yamltree.Map) {
 			for _, x := range vals {
 				cs = append(cs, code(asText(x)))
 			}
-			w.line("Values: " + strings.Join(cs, ", "))
+			w.line("Values: ", strings.Join(cs, ", "))
 			w.blank()
 		}
 		var rows [][]string
@@ -549,14 +583,14 @@ func (w *mdWriter) templates(root *yamltree.Map) {
 			w.blank()
 		}
 		if u, ok := m.Get("usage"); ok {
-			w.line("Usage: " + code(asText(u)))
+			w.line("Usage: ", code(asText(u)))
 			w.blank()
 		}
 		if args, _ := getList(m, "args"); len(args) > 0 {
 			w.argsTable(args)
 		}
 		if p, ok := m.Get("path"); ok {
-			w.line("Script: " + code(asText(p)))
+			w.line("Script: ", code(asText(p)))
 			w.blank()
 		}
 		if in, ok := getString(m, "inline"); ok {
@@ -585,6 +619,9 @@ func (w *mdWriter) environment(root *yamltree.Map) {
 	w.table([]string{"Variable", "Purpose", "Default"}, rows)
 }
 
+// urlEscaper makes a URL fit between < and >.
+var urlEscaper = strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20")
+
 func (w *mdWriter) sources(root *yamltree.Map) {
 	l, _ := getList(root, "sources")
 	if len(l) == 0 {
@@ -596,7 +633,7 @@ func (w *mdWriter) sources(root *yamltree.Map) {
 		id, _ := m.Get("id")
 		line := "- " + code(asText(id))
 		if u, ok := getString(m, "url"); ok && (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) {
-			line += ": <" + strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20").Replace(u) + ">"
+			line += ": <" + urlEscaper.Replace(u) + ">"
 		} else if u, ok := m.Get("url"); ok {
 			line += ": " + code(asText(u))
 		}

@@ -3,6 +3,8 @@ package uasp
 import (
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
@@ -10,17 +12,19 @@ import (
 
 // inline is the plain text of a block's inline content, as the derivation
 // rules read it: emphasis and link markup gone, code spans kept in
-// backticks, line breaks as blanks. mask is the same text with code span
-// contents replaced by 'x', byte for byte, so that rules looking for words
-// ("never", "if") do not see what is inside code while keeping offsets
-// aligned with text.
+// backticks, line breaks as blanks. Rules read prose through its masks,
+// which are made only when asked for: headings, table cells and list items
+// need the text alone.
 type inline struct {
 	text  strings.Builder
-	mask  strings.Builder
+	code  []span   // text ranges that are code, which the masks hide
 	marks []mark   // text offset -> source offset, increasing
 	links []linkAt // links, by text offset
 	codes []codeAt // code spans
 }
+
+// span is a range of text offsets.
+type span struct{ start, end int }
 
 type codeAt struct {
 	code string
@@ -36,14 +40,89 @@ type linkAt struct {
 	src   int
 }
 
-func (in *inline) write(s string, code bool) {
-	in.text.WriteString(s)
-	if code {
-		in.mask.WriteString(strings.Repeat("x", len(s)))
+// inlines hands out the inline of one block at a time, reusing the last
+// one given back: all but its text, which the document's strings point
+// into.
+type inlines struct{ spare *inline }
+
+// get returns an empty inline with room for the text of block n, which is
+// seldom longer than n's source: the text then grows once, not by
+// doubling.
+func (p *inlines) get(n ast.Node) *inline {
+	in := p.spare
+	if in != nil {
+		p.spare = nil
+		*in = inline{code: in.code[:0], marks: in.marks[:0], links: in.links[:0], codes: in.codes[:0]}
 	} else {
-		in.mask.WriteString(s)
+		in = &inline{}
 	}
+	if n.Type() == ast.TypeBlock {
+		if segs := n.Lines(); segs.Len() > 0 {
+			in.text.Grow(segs.At(segs.Len()-1).Stop - segs.At(0).Start)
+		}
+	}
+	return in
 }
+
+// put gives back an inline that nothing reads any more.
+func (p *inlines) put(in *inline) { p.spare = in }
+
+// write appends b to the text; code text is hidden by the masks.
+func (in *inline) write(b []byte, code bool) {
+	if code && len(b) > 0 {
+		in.code = append(in.code, span{in.text.Len(), in.text.Len() + len(b)})
+	}
+	in.text.Write(b)
+}
+
+func (in *inline) writeString(s string, code bool) {
+	if code && s != "" {
+		in.code = append(in.code, span{in.text.Len(), in.text.Len() + len(s)})
+	}
+	in.text.WriteString(s)
+}
+
+// masks returns the text with the contents of code spans replaced by 'x',
+// byte for byte, so that rules looking for words ("never", "if") do not see
+// what is inside code while offsets stay aligned with the text; and the
+// same mask ASCII-lowercased (as lowerASCII does), which most rules read.
+// Both are made for the whole block at once, in one allocation.
+func (in *inline) masks() (mask, lm string) {
+	text := in.text.String()
+	if len(in.code) == 0 {
+		return text, lowerASCII(text) // nothing to hide
+	}
+	var b strings.Builder
+	b.Grow(2 * len(text))
+	at := 0
+	for _, c := range in.code {
+		b.WriteString(text[at:c.start])
+		for n := c.end - c.start; n > 0; n -= min(n, len(xs)) {
+			b.WriteString(xs[:min(n, len(xs))])
+		}
+		at = c.end
+	}
+	b.WriteString(text[at:])
+	mask = b.String()
+	writeLowerASCII(&b, mask)
+	return mask, b.String()[len(mask):]
+}
+
+// writeLowerASCII writes s with ASCII capitals lowercased; runs without
+// capitals are copied whole.
+func writeLowerASCII(b *strings.Builder, s string) {
+	at := 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'A' && c <= 'Z' {
+			b.WriteString(s[at:i])
+			b.WriteByte(c + 'a' - 'A')
+			at = i + 1
+		}
+	}
+	b.WriteString(s[at:])
+}
+
+const xs = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 
 func (in *inline) mark(src int) {
 	if src >= 0 {
@@ -69,43 +148,45 @@ func (in *inline) collect(n ast.Node, src []byte) {
 		switch x := c.(type) {
 		case *ast.Text:
 			in.mark(x.Segment.Start)
-			in.write(string(x.Value(src)), false)
+			in.write(x.Value(src), false)
 			if x.SoftLineBreak() || x.HardLineBreak() {
-				in.write(" ", false)
+				in.writeString(" ", false)
 			}
 		case *ast.String:
-			in.write(string(x.Value), x.IsCode())
+			in.write(x.Value, x.IsCode())
 		case *ast.CodeSpan:
 			in.mark(x.Pos())
-			var code strings.Builder
+			in.writeString("`", false)
+			start := in.text.Len()
 			for t := x.FirstChild(); t != nil; t = t.NextSibling() {
 				switch tt := t.(type) {
 				case *ast.Text:
-					code.Write(tt.Value(src))
+					in.write(tt.Value(src), true)
 				case *ast.String:
-					code.Write(tt.Value)
+					in.write(tt.Value, true)
 				}
 			}
-			in.codes = append(in.codes, codeAt{code: code.String(), src: x.Pos()})
-			in.write("`", false)
-			in.write(code.String(), true)
-			in.write("`", false)
+			// The code is read from the text, which is never rewritten.
+			in.codes = append(in.codes, codeAt{code: in.text.String()[start:], src: x.Pos()})
+			in.writeString("`", false)
 		case *ast.Link:
-			start := in.text.Len()
-			sub := &inline{}
-			sub.collect(x, src)
-			in.links = append(in.links, linkAt{off: start, dest: string(x.Destination), label: sub.text.String(), src: x.Pos()})
+			// The label is the text the link's content adds, read back
+			// once it is collected.
+			start, i := in.text.Len(), len(in.links)
+			in.links = append(in.links, linkAt{off: start, dest: string(x.Destination), src: x.Pos()})
 			in.collect(x, src)
+			in.links[i].label = in.text.String()[start:]
 		case *ast.AutoLink:
-			u := string(x.URL(src))
+			url := x.URL(src)
 			if x.AutoLinkType == ast.AutoLinkURL {
+				u := string(url)
 				if !strings.Contains(u, "://") {
 					u = "http://" + u // linkify's www.example.com
 				}
 				in.links = append(in.links, linkAt{off: in.text.Len(), dest: u, src: x.Pos()})
 			}
 			in.mark(x.Pos())
-			in.write(string(x.URL(src)), false)
+			in.write(url, false)
 		case *ast.Image, *ast.RawHTML, *extast.Strikethrough, *extast.TaskCheckBox:
 			// Not text a reader of the rules would see as instructions.
 		default:
@@ -114,23 +195,26 @@ func (in *inline) collect(n ast.Node, src []byte) {
 	}
 }
 
-// sentence is a piece of a block's text with its source offset.
+// sentence is a piece of a block's text with its source offset, its mask
+// and its lowercased mask (see masks), and the destination of its first
+// link ("" when it has none).
 type sentence struct {
-	text, mask string
-	src        int
-	links      []linkAt
+	text, mask, lm string
+	src            int
+	ref            string
 }
 
 // abbreviations end with a dot without ending a sentence.
 var abbreviations = map[string]bool{"e.g": true, "i.e": true, "etc": true, "vs": true, "cf": true, "approx": true,
 	"incl": true, "fig": true, "no": true, "eg": true, "ie": true, "resp": true, "esp": true}
 
-// sentences splits the text at '.', '!' or '?' followed by a blank and an
-// opening character (capital, digit, backtick, quote, emphasis), and at
-// "; " as well, outside code spans.
-func (in *inline) sentences() []sentence {
-	text, mask := in.text.String(), in.mask.String()
-	var out []sentence
+// eachSentence splits the text at '.', '!' or '?' followed by a blank and
+// an opening character (capital, digit, backtick, quote, emphasis), and at
+// "; " as well, outside code spans, and calls yield with each sentence in
+// turn.
+func (in *inline) eachSentence(yield func(sentence)) {
+	text := in.text.String()
+	mask, lm := in.masks()
 	start := 0
 	emit := func(end int) {
 		t := text[start:end]
@@ -140,13 +224,14 @@ func (in *inline) sentences() []sentence {
 		t = strings.TrimRight(t, " \t")
 		m = m[:len(t)]
 		if t != "" {
-			s := sentence{text: t, mask: m, src: in.srcAt(start + lead)}
+			s := sentence{text: t, mask: m, lm: lm[start+lead : start+lead+len(t)], src: in.srcAt(start + lead)}
 			for _, l := range in.links {
 				if l.off >= start && l.off < end {
-					s.links = append(s.links, l)
+					s.ref = l.dest
+					break
 				}
 			}
-			out = append(out, s)
+			yield(s)
 		}
 	}
 	for i := 0; i < len(mask); i++ {
@@ -185,7 +270,6 @@ func (in *inline) sentences() []sentence {
 		i = k - 1
 	}
 	emit(len(text))
-	return out
 }
 
 func opens(c byte) bool {
@@ -193,34 +277,89 @@ func opens(c byte) bool {
 }
 
 // lowerASCII lowercases ASCII letters only, so that offsets stay valid.
+// Text without capitals is returned as it is.
 func lowerASCII(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
-		}
+	i := 0
+	for i < len(s) && !(s[i] >= 'A' && s[i] <= 'Z') {
+		i++
 	}
-	return string(b)
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	writeLowerASCII(&b, s)
+	return b.String()
 }
 
 // plainText returns the inline text of a node (headings, list items).
-func plainText(n ast.Node, src []byte) string {
-	in := &inline{}
+func (p *inlines) plainText(n ast.Node, src []byte) string {
+	return collapse(p.rawText(n, src))
+}
+
+// cleanText is clean(p.plainText(n, src)), which collapses the text once
+// (clean collapses it too, and collapsing twice gives what once does).
+func (p *inlines) cleanText(n ast.Node, src []byte) string {
+	return clean(p.rawText(n, src))
+}
+
+// rawText returns the inline text of a node, not collapsed.
+func (p *inlines) rawText(n ast.Node, src []byte) string {
+	in := p.get(n)
 	in.collect(n, src)
-	return collapse(in.text.String())
+	t := in.text.String()
+	p.put(in)
+	return t
+}
+
+// cleanASCII8 reports whether the 8 bytes of s are ones collapse keeps as
+// they are, by a test on the word they make: no byte below ' ' or from
+// 0x80 up, no two blanks side by side, and no blank last (its neighbour
+// is in the next eight) or, when first is set, first.
+func cleanASCII8(s string, first bool) bool {
+	_ = s[7]
+	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	if w&highs != 0 || (w-0x20*ones)&^w&highs != 0 {
+		return false // a byte from 0x80 up, or (none such) below 0x20
+	}
+	x := w ^ 0x20*ones                       // blanks become zero bytes
+	blanks := ^((x&lows + lows) | x) & highs // the high bit of each blank
+	return blanks&(blanks>>8) == 0 && s[7] != ' ' && !(first && s[0] == ' ')
 }
 
 // collapse turns runs of blanks into one blank and trims.
 func collapse(s string) string {
-	// Most text is collapsed already: return it without allocating.
+	// Most text is collapsed already: return it without allocating. It is
+	// when its only blanks (unicode.IsSpace, as strings.Fields splits at)
+	// are single ' ', neither first nor last.
 	clean := true
-	for i := 0; i < len(s) && clean; i++ {
-		switch c := s[i]; {
-		case c == ' ':
-			clean = i > 0 && i < len(s)-1 && s[i+1] != ' '
-		case c == '\n' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c >= 0x80:
-			clean = false // and non-ASCII may hold Unicode spaces
+	for i := 0; i < len(s) && clean; {
+		// Most text is ASCII words and single blanks: eight bytes of it
+		// are passed over at once.
+		if i+8 <= len(s) && cleanASCII8(s[i:i+8], i == 0) {
+			i += 8
+			continue
 		}
+		c := s[i]
+		if c > ' ' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			clean = !unicode.IsSpace(r)
+			i += size
+			continue
+		}
+		switch c {
+		case ' ':
+			clean = i > 0 && i < len(s)-1 && s[i+1] != ' '
+		case '\n', '\t', '\r', '\v', '\f':
+			clean = false
+		}
+		i++
 	}
 	if clean {
 		return s

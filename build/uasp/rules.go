@@ -2,6 +2,7 @@ package uasp
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -24,8 +25,9 @@ var (
 		regexp.MustCompile(`^(?:(?:if|when|for) (?P<when>[^,]{3,120}), )?(?P<use>[^,]+?) (?:is|are) (?:preferred|recommended) (?:over|to|instead of) (?P<over>.+?)(?: (?:when|if|for) (?P<when2>.+))?$`),
 	}
 
-	// conditional starts a decision: "If X, Y", "When X: Y", "If X then Y".
-	conditional = regexp.MustCompile(`^(?:if|when|whenever|once|after|before) `)
+	// conditionals start a decision: "If X, Y", "When X: Y", "If X then
+	// Y".
+	conditionals = []string{"if ", "when ", "whenever ", "once ", "after ", "before "}
 	// forUseCase is "For X, use Y" (Rule 3's third pattern).
 	forUseCase = regexp.MustCompile(`^for (.{3,120}?), ((?:use|prefer|choose|pick|run|call|try|start with|go with|consider) .+)$`)
 
@@ -65,11 +67,29 @@ type preference struct{ use, over, when string }
 // decision is a parsed conditional rule.
 type decision struct{ when, then string }
 
-// trimSentence removes a leading label and the final stop.
-func trimSentence(text, mask string) clause {
-	lm := lowerASCII(mask)
-	if loc := leadLabel.FindStringIndex(lm); loc != nil {
-		text, mask, lm = text[loc[1]:], mask[loc[1]:], lm[loc[1]:]
+// labelStarts are what leadLabel's match starts with, one of which lm must
+// start with for the regexp to be worth running: most sentences start with
+// none.
+var labelStarts = []string{"important", "note", "warning", "critical", "caution", "tip", "rule", "remember",
+	"reminder", "key point", "required", "mandatory", "nb", "prereq", "-", "–", "—", "•", ">"}
+
+// mayHaveLabel reports whether lm starts as a leadLabel match must.
+func mayHaveLabel(lm string) bool {
+	for _, p := range labelStarts {
+		if strings.HasPrefix(lm, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// trimSentence removes a leading label and the final stop. lm is mask
+// lowercased (lowerASCII).
+func trimSentence(text, mask, lm string) clause {
+	if mayHaveLabel(lm) {
+		if loc := leadLabel.FindStringIndex(lm); loc != nil {
+			text, mask, lm = text[loc[1]:], mask[loc[1]:], lm[loc[1]:]
+		}
 	}
 	for len(mask) > 0 {
 		c := mask[len(mask)-1]
@@ -90,10 +110,10 @@ type clause struct{ text, mask, lm string }
 // parsePreference applies Rule 2's prefer patterns.
 func parsePreference(c clause) (preference, bool) {
 	text, lm := c.text, c.lm
-	if !strings.Contains(lm, "prefer") && !strings.Contains(lm, "instead of") && !strings.Contains(lm, "rather than") && !strings.Contains(lm, "recommended") {
-		return preference{}, false // every pattern needs one of these
-	}
-	for _, re := range preferRes {
+	for i, re := range preferRes {
+		if !mayPrefer(i, lm) {
+			continue // most sentences: the regexps cost far more
+		}
 		m := re.FindStringSubmatchIndex(lm)
 		if m == nil {
 			continue
@@ -117,22 +137,55 @@ func parsePreference(c clause) (preference, bool) {
 	return preference{}, false
 }
 
+// preferStarts are what a match of preferRes[0] or [1] starts with: the
+// optional condition or subject, else the verb (the last item).
+var preferStarts = [2][]string{
+	{"if ", "when ", "for ", "you ", "we ", "always ", "prefer "},
+	{"if ", "when ", "for ", "you ", "we ", "always ", "use "},
+}
+
+// mayPrefer reports whether lm holds what a match of preferRes[i] must:
+// its start and its literal words, or pieces of them that strings.Index
+// finds faster (it looks for their first byte: blanks are everywhere, and
+// r more common than m).
+func mayPrefer(i int, lm string) bool {
+	switch i {
+	case 0:
+		return hasAnyPrefix(lm, preferStarts[0]) && strings.Contains(lm, "prefer ")
+	case 1:
+		return hasAnyPrefix(lm, preferStarts[1]) && (strings.Contains(lm, "instead of ") || strings.Contains(lm, "rather than "))
+	}
+	return strings.Contains(lm, "preferred ") || strings.Contains(lm, "mmended ")
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // parseDecision applies Rule 3: "If X, Y", "When X: Y", "If X then Y",
 // "For X, use Y".
 func parseDecision(c clause) (decision, bool) {
 	text, lm := c.text, c.lm
-	if m := forUseCase.FindStringSubmatchIndex(lm); m != nil {
-		d := decision{when: clean(text[m[2]:m[3]]), then: clean(text[m[4]:m[5]])}
-		return d, d.when != "" && d.then != ""
+	// forUseCase starts with "for ", which few sentences do.
+	if strings.HasPrefix(lm, "for ") {
+		if m := forUseCase.FindStringSubmatchIndex(lm); m != nil {
+			d := decision{when: clean(text[m[2]:m[3]]), then: clean(text[m[4]:m[5]])}
+			return d, d.when != "" && d.then != ""
+		}
 	}
-	loc := conditional.FindStringIndex(lm)
-	if loc == nil {
+	start := conditionalPrefix(lm)
+	if start < 0 {
 		return decision{}, false
 	}
 	// The condition ends at the first ", ", ": " or " then " outside
 	// parentheses.
 	depth := 0
-	for i := loc[1]; i < len(lm); i++ {
+	for i := start; i < len(lm); i++ {
 		switch lm[i] {
 		case '(':
 			depth++
@@ -142,15 +195,27 @@ func parseDecision(c clause) (decision, bool) {
 			}
 		case ',', ':':
 			if depth == 0 && i+1 < len(lm) && lm[i+1] == ' ' {
-				return makeDecision(text[loc[1]:i], text[i+2:])
+				return makeDecision(text[start:i], text[i+2:])
 			}
 		case ' ':
 			if depth == 0 && strings.HasPrefix(lm[i:], " then ") {
-				return makeDecision(text[loc[1]:i], text[i+6:])
+				return makeDecision(text[start:i], text[i+6:])
 			}
 		}
 	}
 	return decision{}, false
+}
+
+// conditionalPrefix returns the length of the conditional lm starts
+// with, as ^(?:if|when|whenever|once|after|before)  would match it; -1 when
+// there is none.
+func conditionalPrefix(lm string) int {
+	for _, w := range conditionals {
+		if strings.HasPrefix(lm, w) {
+			return len(w)
+		}
+	}
+	return -1
 }
 
 func makeDecision(when, then string) (decision, bool) {
@@ -161,72 +226,134 @@ func makeDecision(when, then string) (decision, bool) {
 	return d, true
 }
 
-// findWord returns the leftmost occurrence of any of words in s that
-// starts and ends at a word boundary (as regexp's \b: ASCII letters, digits
-// and '_' are word characters), preferring the earlier word at one
-// position, as an alternation does; nil when there is none. It replaces a
-// regexp because it runs on every sentence of every skill.
-func findWord(s string, words []string) []int {
-	best := []int(nil)
-	for _, w := range words {
-		for from := 0; from < len(s); {
-			i := strings.Index(s[from:], w)
-			if i < 0 {
-				break
-			}
-			start, end := from+i, from+i+len(w)
-			if best != nil && start >= best[0] {
-				break
-			}
-			if (start == 0 || !isWordByte(s[start-1])) && (end == len(s) || !isWordByte(s[end])) {
-				best = []int{start, end}
-				break
-			}
-			from = start + 1
+// keywords is a list of words findWord looks for, grouped by their first
+// byte (in list order within a group).
+type keywords struct {
+	list    []string
+	byFirst [256][]string
+}
+
+func newKeywords(list []string) *keywords {
+	k := &keywords{list: list}
+	for _, w := range list {
+		if len(w) < 2 {
+			panic("uasp: keyword " + strconv.Quote(w) + " is shorter than two bytes")
+		}
+		k.byFirst[w[0]] = append(k.byFirst[w[0]], w)
+	}
+	return k
+}
+
+// at returns the end of the first of the words that occurs at i of s and
+// ends at a word boundary; -1 when none does. Only the words starting with
+// s[i] can, and they keep their order.
+func (k *keywords) at(s string, i int) int {
+	for _, w := range k.byFirst[s[i]] {
+		// The second byte rejects most candidates without a comparison
+		// call (every keyword has two bytes or more).
+		end := i + len(w)
+		if end <= len(s) && s[i+1] == w[1] && s[i:end] == w && (end == len(s) || !wordBytes[s[end]]) {
+			return end
 		}
 	}
-	return best
+	return -1
 }
+
+var neverKeys, alwaysKeys, notRuleKeys = newKeywords(neverWords), newKeywords(alwaysWords), newKeywords(notRuleWords)
+
+// findWord returns the leftmost occurrence of any of the keywords in s that
+// starts and ends at a word boundary (as regexp's \b: ASCII letters, digits
+// and '_' are word characters), preferring the earlier word at one
+// position, as an alternation does; nil when there is none.
+func findWord(s string, k *keywords) []int {
+	prev := false // s[i-1] is a word byte
+	for i := 0; i < len(s); i++ {
+		if !prev {
+			if end := k.at(s, i); end >= 0 {
+				return []int{i, end}
+			}
+		}
+		prev = wordBytes[s[i]]
+	}
+	return nil
+}
+
+// ruleKeywords returns what parseConstraint asks of lm, as findWord would
+// give it: the leftmost never keyword, the leftmost always keyword, and
+// whether a not-a-rule phrase occurs (then the others do not matter and
+// are nil). It reads lm once, as it runs on every sentence of every skill.
+func ruleKeywords(lm string) (never, always []int, notRule bool) {
+	prev := false
+	for i := 0; i+1 < len(lm); i++ {
+		if !prev && rulePairs.has(lm[i], lm[i+1]) {
+			if notRuleKeys.at(lm, i) >= 0 {
+				return nil, nil, true
+			}
+			if never == nil {
+				if end := neverKeys.at(lm, i); end >= 0 {
+					never = []int{i, end}
+				}
+			}
+			if always == nil {
+				if end := alwaysKeys.at(lm, i); end >= 0 {
+					always = []int{i, end}
+				}
+			}
+		}
+		prev = wordBytes[lm[i]]
+	}
+	return never, always, false
+}
+
+// rulePairs holds the first two bytes of every keyword of the three
+// lists: most words start with none of them, and are passed over after one
+// lookup.
+var rulePairs = func() (p bytePairs) {
+	for _, k := range []*keywords{neverKeys, alwaysKeys, notRuleKeys} {
+		for _, w := range k.list {
+			p.add(w[0], w[1])
+		}
+	}
+	return p
+}()
+
+// bytePairs is a set of two-byte sequences.
+type bytePairs [256 * 256 / 64]uint64
+
+func (p *bytePairs) add(a, b byte) { i := int(a)<<8 | int(b); p[i>>6] |= 1 << (i & 63) }
+
+func (p *bytePairs) has(a, b byte) bool { i := int(a)<<8 | int(b); return p[i>>6]&(1<<(i&63)) != 0 }
+
+// wordBytes are the bytes isWordByte reports, as a table.
+var wordBytes = func() (t [256]bool) {
+	for c := range t {
+		t[c] = isWordByte(byte(c))
+	}
+	return t
+}()
 
 func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
-
-// ruleWords are substrings every keyword of neverWords and alwaysWords contains.
-var ruleWords = []string{"never", "not", "n't", "don", "must", "avoid", "prohibit", "forbid", "always", "ensure", "mandatory", "required"}
-
-// mayHoldRule reports whether a lowercased sentence contains a word that
-// can start a constraint.
-func mayHoldRule(lm string) bool {
-	for _, w := range ruleWords {
-		if strings.Contains(lm, w) {
-			return true
-		}
-	}
-	return false
 }
 
 // parseConstraint applies Rule 2's never and always patterns and returns
 // the action the rule is about.
 func parseConstraint(c clause) (ruleKind, string) {
 	text, lm := c.text, c.lm
-	if !mayHoldRule(lm) {
-		return ruleNone, "" // most sentences; the regexps below cost far more
-	}
 	kind := ruleNever
-	loc := findWord(lm, neverWords)
+	loc, always, notRule := ruleKeywords(lm)
 	if loc == nil {
 		kind = ruleAlways
-		loc = findWord(lm, alwaysWords)
+		loc = always
 	}
-	if loc == nil || findWord(lm, notRuleWords) != nil {
+	if loc == nil || notRule {
 		return ruleNone, ""
 	}
 	kw := lm[loc[0]:loc[1]]
 	before := strings.Trim(lm[:loc[0]], " *_,")
 	after := clean(text[loc[1]:])
 	switch {
-	case agentSubject.MatchString(before):
+	case before == "" || agentSubject.MatchString(before): // it matches "" too
 		// Imperative ("Never commit secrets") or addressed to the agent
 		// ("You must run the tests"): the rule is the action after the
 		// keyword. "Ensure" and "avoid" keep their verb where the action
@@ -336,6 +463,23 @@ func words(s string) int {
 	return n
 }
 
+// hasWords reports whether words(s) >= n, reading s only as far as the
+// n-th word.
+func hasWords(s string, n int) bool {
+	in := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			in = false
+		} else if !in {
+			in = true
+			if n--; n <= 0 {
+				return true
+			}
+		}
+	}
+	return n <= 0
+}
+
 func capitalize(s string) string {
 	r, size := utf8.DecodeRuneInString(s)
 	if r >= 'a' && r <= 'z' {
@@ -350,6 +494,34 @@ func cut(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	if n < 2 || !utf8.ValidString(s) {
+		return cutRunes(s, n)
+	}
+	// As cutRunes, on byte offsets: in valid UTF-8 a blank byte is a blank
+	// rune, and a prefix of runes is a prefix of bytes.
+	end := runeOffset(s, n-1)
+	if lo := n*3/4 + 1; lo <= n-1 {
+		from := runeOffset(s, lo)
+		if i := strings.LastIndexByte(s[from:end+1], ' '); i >= 0 {
+			end = from + i
+		}
+	}
+	return strings.TrimRight(s[:end], " ,;:") + "…"
+}
+
+// runeOffset returns the byte offset of rune k of s, which has more.
+func runeOffset(s string, k int) int {
+	for off := range s {
+		if k == 0 {
+			return off
+		}
+		k--
+	}
+	return len(s)
+}
+
+// cutRunes is cut for any text: invalid UTF-8 comes out as U+FFFD.
+func cutRunes(s string, n int) string {
 	runes := []rune(s)
 	end := n - 1
 	for i := end; i > n*3/4; i-- {

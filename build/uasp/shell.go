@@ -62,13 +62,73 @@ var twoLevel = map[string]map[string]bool{
 	"go": {"mod": true, "work": true}, "uv": {"pip": true, "tool": true}, "conda": {"env": true}, "kubectl": {"config": true, "rollout": true}, "helm": {"repo": true},
 }
 
-var (
-	programRe    = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*[A-Za-z0-9]$|^[A-Za-z]$`)
-	subcommandRe = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
-	assignRe     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
-	heredocRe    = regexp.MustCompile(`<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`)
-	scriptExtRe  = regexp.MustCompile(`\.(py|js|mjs|cjs|ts|sh|rb|pl)$`)
-)
+var heredocRe = regexp.MustCompile(`<<-?\s*['"]?([A-Za-z_][A-Za-z0-9_]*)['"]?`)
+
+// The words of a command are read by the functions below, which match
+// what the regexps in their comments match (a test compares them): they
+// run on every word of every command line.
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+// isProgramName: ^[A-Za-z][A-Za-z0-9_+-]*[A-Za-z0-9]$|^[A-Za-z]$
+func isProgramName(s string) bool {
+	if s == "" || !isLetter(s[0]) {
+		return false
+	}
+	if last := s[len(s)-1]; len(s) > 1 && !isLetter(last) && !isDigit(last) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !isLetter(c) && !isDigit(c) && c != '_' && c != '+' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// isSubcommand: ^[a-z][a-z0-9-]*$
+func isSubcommand(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z') && !isDigit(c) && c != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// isAssignment: ^[A-Za-z_][A-Za-z0-9_]*=
+func isAssignment(s string) bool {
+	if s == "" || !isLetter(s[0]) && s[0] != '_' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '=':
+			return true
+		case !isLetter(c) && !isDigit(c) && c != '_':
+			return false
+		}
+	}
+	return false
+}
+
+// scriptExts are the extensions that make a word a script.
+var scriptExts = []string{".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".pl"}
+
+// scriptExt returns the script extension s ends with, as \.(py|js|mjs|cjs|ts|sh|rb|pl)$
+// finds it, or "".
+func scriptExt(s string) string {
+	for _, e := range scriptExts {
+		if strings.HasSuffix(s, e) {
+			return e
+		}
+	}
+	return ""
+}
 
 // looksLikeCommands reports whether an unlabelled code block holds shell
 // commands: every non-blank, non-comment line starts with a "$ " prompt or
@@ -141,8 +201,10 @@ func shellCalls(lines []codeLine, console bool) []shellCall {
 			i++
 			t = strings.TrimSuffix(t, "\\") + " " + strings.TrimSpace(lines[i].text)
 		}
-		if m := heredocRe.FindStringSubmatch(t); m != nil {
-			heredoc = m[1]
+		if strings.Contains(t, "<<") { // as every heredocRe match does
+			if m := heredocRe.FindStringSubmatch(t); m != nil {
+				heredoc = m[1]
+			}
 		}
 		code, trailing := splitComment(t)
 		note := comment
@@ -282,9 +344,18 @@ func shellFields(s string) []string {
 // assignSubst is NAME=$(command): the command substituted is what runs.
 var assignSubst = regexp.MustCompile(`^(?:local\s+|export\s+)?[A-Za-z_][A-Za-z0-9_]*="?\$\((.*)\)"?$`)
 
+// substitution is assignSubst.FindStringSubmatch(strings.TrimSpace(seg)),
+// run only on commands with "$(".
+func substitution(seg string) []string {
+	if !strings.Contains(seg, "$(") {
+		return nil
+	}
+	return assignSubst.FindStringSubmatch(strings.TrimSpace(seg))
+}
+
 // parseCall finds the program and subcommands of one simple command.
 func parseCall(seg string) (shellCall, bool) {
-	if m := assignSubst.FindStringSubmatch(strings.TrimSpace(seg)); m != nil {
+	if m := substitution(seg); m != nil {
 		for _, inner := range splitSegments(m[1]) {
 			if c, ok := parseCall(inner); ok {
 				return c, true
@@ -294,7 +365,7 @@ func parseCall(seg string) (shellCall, bool) {
 	}
 	words := shellFields(seg)
 	i := 0
-	for i < len(words) && (assignRe.MatchString(words[i]) || wrappers[words[i]] || words[i] == "!") {
+	for i < len(words) && (isAssignment(words[i]) || wrappers[words[i]] || words[i] == "!") {
 		i++
 	}
 	if i >= len(words) {
@@ -305,19 +376,19 @@ func parseCall(seg string) (shellCall, bool) {
 		return shellCall{}, false
 	}
 	rest := words[i+1:]
-	if interpreters[prog] && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") && (strings.Contains(rest[0], "/") || scriptExtRe.MatchString(rest[0])) {
+	if interpreters[prog] && len(rest) > 0 && !strings.HasPrefix(rest[0], "-") && (strings.Contains(rest[0], "/") || scriptExt(rest[0]) != "") {
 		prog, rest = rest[0], rest[1:]
 	}
 	prog = path.Base(prog)
-	prog = scriptExtRe.ReplaceAllString(prog, "")
+	prog = strings.TrimSuffix(prog, scriptExt(prog))
 	prog = strings.ReplaceAll(prog, ".", "-")
-	if !programRe.MatchString(prog) {
+	if !isProgramName(prog) {
 		return shellCall{}, false
 	}
 	key := prog
-	if len(rest) > 0 && subcommandRe.MatchString(rest[0]) {
+	if len(rest) > 0 && isSubcommand(rest[0]) {
 		key += "." + rest[0]
-		if lv := twoLevel[prog]; lv != nil && (lv["*"] || lv[rest[0]]) && len(rest) > 1 && subcommandRe.MatchString(rest[1]) {
+		if lv := twoLevel[prog]; lv != nil && (lv["*"] || lv[rest[0]]) && len(rest) > 1 && isSubcommand(rest[1]) {
 			key += "." + rest[1]
 		}
 	}

@@ -3,6 +3,7 @@ package uasp
 import (
 	"bufio"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,5 +108,67 @@ func TestContentVersionIgnoresOnlyMetaVersion(t *testing.T) {
 	// No meta at all: hashed whole, no panic.
 	if v := ContentVersion(decodeMap(t, []byte("a: 1\n"))); len(v) != 8 {
 		t.Errorf("version %q", v)
+	}
+}
+
+// TestStreamHashMatchesHashJSON checks the hash stamp computes against the
+// hash of yamltree.PythonJSON: on every corpus document, and on random
+// trees of every kind of value (text with escapes, invalid UTF-8 and
+// characters above U+FFFF; numbers; dates; mappings whose keys were
+// numbers in YAML, which Python sorts by value).
+func TestStreamHashMatchesHashJSON(t *testing.T) {
+	for _, d := range corpusDocs(t) {
+		if got, want := streamHash(d.Root), hashJSON(d.Root); got != want {
+			t.Errorf("%s: streamHash %s, hashJSON %s", d.Name(), got, want)
+		}
+	}
+	var decoded []any
+	for _, y := range []string{"{10: a, 9: b, 1: c}", "{1.5: x, 1e3: y, -2: z}", "{.nan: a, .inf: b, -.inf: c}", "{true: a, null: b, 3: c}",
+		"{'1': a, 2: b, 10: c}", "{a: 1, b: 2.5, c: 2024-01-02, d: ~, e: 123456789012345678901234567890, f: [1, 2.0e+20]}", "{}", "[]"} {
+		v, _, err := yamltree.Decode([]byte(y), yamltree.DefaultLimits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decoded = append(decoded, v)
+	}
+	texts := []string{"", "plain", "quote\" back\\ slash", "\n\r\t\b\f\x00\x1f\x7f", "é日本", "😀 astral", "bad \xff\xfe utf-8", "\xe2\x80", "1", "10", "9",
+		"NaN", "-1e+16", "N.aN", "meta"}
+	rnd := rand.New(rand.NewPCG(51, 52))
+	var tree func(depth int) any
+	tree = func(depth int) any {
+		switch k := rnd.IntN(9); {
+		case k == 0 && depth < 4:
+			m := yamltree.NewMap()
+			for range rnd.IntN(5) {
+				m.Set(texts[rnd.IntN(len(texts))], tree(depth+1))
+			}
+			return m
+		case k == 1 && depth < 4:
+			l := make([]any, rnd.IntN(4))
+			for i := range l {
+				l[i] = tree(depth + 1)
+			}
+			return l
+		case k == 2:
+			return decoded[rnd.IntN(len(decoded))]
+		case k == 3:
+			return rnd.IntN(2) == 0
+		case k == 4:
+			return []any{nil, int64(rnd.IntN(100)), rnd.Float64() * 1e20, yamltree.Timestamp("2024-01-01")}
+		default:
+			return texts[rnd.IntN(len(texts))]
+		}
+	}
+	for range 20000 {
+		v := tree(0)
+		if got, want := streamHash(v), hashJSON(v); got != want {
+			b, _ := yamltree.PythonJSON(v)
+			t.Fatalf("streamHash %s, hashJSON %s, of %s", got, want, b)
+		}
+	}
+	// A value PythonJSON cannot encode: both hash the error.
+	bad := []any{"a", struct{}{}}
+	if got, want := streamHash(bad), hashJSON(bad); got != want {
+		t.Errorf("unencodable value: streamHash %s, hashJSON %s", got, want)
 	}
 }

@@ -1,0 +1,166 @@
+package uasp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// randomWords returns n strings made of pieces.
+func randomWords(seed uint64, n, maxPieces int, pieces []string) []string {
+	rnd := rand.New(rand.NewPCG(seed, seed+1))
+	out := make([]string, n)
+	for i := range out {
+		var b strings.Builder
+		for range rnd.IntN(maxPieces + 1) {
+			b.WriteString(pieces[rnd.IntN(len(pieces))])
+		}
+		out[i] = b.String()
+	}
+	return out
+}
+
+// TestWordFunctionsMatchRegexps checks the functions that read command
+// words against the regexps they replace.
+func TestWordFunctionsMatchRegexps(t *testing.T) {
+	pieces := []string{"a", "Z", "q", "0", "9", "_", "-", "--", "+", ".", "=", "<", ">", "[", "]", "...", "&", " ", "\n", "é",
+		".py", ".js", ".mjs", ".cjs", ".ts", ".sh", ".rb", ".pl", "x.p", "<<", "2>", "&>"}
+	checks := []struct {
+		re *regexp.Regexp
+		fn func(string) bool
+	}{
+		{regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*[A-Za-z0-9]$|^[A-Za-z]$`), isProgramName},
+		{regexp.MustCompile(`^[a-z][a-z0-9-]*$`), isSubcommand},
+		{regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`), isAssignment},
+		{regexp.MustCompile(`\.(py|js|mjs|cjs|ts|sh|rb|pl)$`), func(s string) bool { return scriptExt(s) != "" }},
+		{regexp.MustCompile(`^--?[A-Za-z0-9][A-Za-z0-9_-]*$`), isFlagName},
+		{redirectRe, isRedirect},
+	}
+	scriptRe := regexp.MustCompile(`\.(py|js|mjs|cjs|ts|sh|rb|pl)$`)
+	for _, w := range randomWords(21, 100000, 5, pieces) {
+		for _, c := range checks {
+			if got, want := c.fn(w), c.re.MatchString(w); got != want {
+				t.Fatalf("%q: function says %v, %s says %v", w, got, c.re, want)
+			}
+		}
+		if got, want := strings.TrimSuffix(w, scriptExt(w)), scriptRe.ReplaceAllString(w, ""); got != want {
+			t.Fatalf("%q: without its extension %q, regexp says %q", w, got, want)
+		}
+		if got, want := placeholder(w), placeholderRe.FindStringSubmatch(w); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("placeholder(%q) = %q, regexp %q", w, got, want)
+		}
+		if got, want := substitution(w), assignSubst.FindStringSubmatch(strings.TrimSpace(w)); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("substitution(%q) = %q, regexp %q", w, got, want)
+		}
+	}
+}
+
+// TestGuardedMatchRegexps checks that the texts guarding the environment
+// regexps are in their every match: lines made of the regexps' own pieces
+// find the same with and without the guard.
+func TestGuardedMatchRegexps(t *testing.T) {
+	pieces := []string{"os.environ", ".get", "[", "(", "\"", "'", "API_KEY", "x", " ", "os.getenv(", "process.env.", "process.env[",
+		"os.Getenv(", "env::var(", "System.getenv(", "Environment.GetEnvironmentVariable(", "export ", "export", "=", "local ",
+		"readonly ", "declare -x ", "for ", " in ", "read ", "-r ", "N", "\t", "$", "os.", "env", "process"}
+	all := append(append([]guarded{exportRe}, codeEnvRes...), localRes...)
+	for _, line := range randomWords(31, 100000, 6, pieces) {
+		for _, g := range all {
+			if got, want := g.findAll(line), g.re.FindAllStringSubmatch(line, -1); fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%s on %q: %q, without the guard %q", g.re, line, got, want)
+			}
+		}
+	}
+}
+
+// TestDescriptionScannersMatchRegexps checks eachWord against wordRe and
+// extensions against extRe.
+func TestDescriptionScannersMatchRegexps(t *testing.T) {
+	pieces := []string{"a", "z", "b9", "0", "-", "--", ".", ". ", "(", "`", "'", "\"", "/", ",", " ", "\t", "\n", "\v", "\f", "\r",
+		"é", "A", "_", ".py", ".json", ".abcdefg", "x-y", "-z", "é.md"}
+	for _, s := range randomWords(41, 100000, 8, pieces) {
+		var got []string
+		eachWord(s, func(w string) bool { got = append(got, w); return true })
+		if want := wordRe.FindAllString(s, -1); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("eachWord(%q) = %q, wordRe %q", s, got, want)
+		}
+		if got, want := extensions(s), extRe.FindAllStringSubmatch(s, -1); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("extensions(%q) = %q, extRe %q", s, got, want)
+		}
+	}
+}
+
+// TestCleanASCII8 checks the eight-byte test against the byte loop it
+// stands for: every byte in every position, and random words of blanks,
+// letters, control and high bytes.
+func TestCleanASCII8(t *testing.T) {
+	want := func(b []byte, first bool) bool {
+		for i, c := range b {
+			if c < ' ' || c >= 0x80 || c == ' ' && (i == 7 || b[i+1] == ' ' || first && i == 0) {
+				return false
+			}
+		}
+		return true
+	}
+	check := func(b []byte) {
+		for _, first := range []bool{false, true} {
+			if got := cleanASCII8(string(b), first); got != want(b, first) {
+				t.Fatalf("cleanASCII8(%q, %v) = %v", b, first, got)
+			}
+		}
+	}
+	for c := range 256 {
+		for pos := range 8 {
+			b := []byte("abcdefgh")
+			b[pos] = byte(c)
+			check(b)
+		}
+	}
+	rnd := rand.New(rand.NewPCG(81, 82))
+	alphabet := []byte{' ', ' ', ' ', 'a', 'z', '!', '~', 0x7f, 0x80, 0xff, 0x1f, 0x21, 0x20, '\t', 0, 0xc3}
+	for range 200000 {
+		var b [8]byte
+		for i := range b {
+			b[i] = alphabet[rnd.IntN(len(alphabet))]
+		}
+		check(b[:])
+	}
+}
+
+// TestCollapseMatchesFields checks collapse, which returns clean text as
+// it is, against what it computes for the rest.
+func TestCollapseMatchesFields(t *testing.T) {
+	pieces := []string{"a", " ", "  ", "\t", "\n", "\v", "\f", "\r", "é", "\u00a0", "\u0085", "\u2003", "\u3000", "\xff", "\xc2", "日本", "x y",
+		"plain-words!", "~\x7f", "\x21\x20", "0123456789abcdef"}
+	for _, s := range randomWords(61, 200000, 12, pieces) {
+		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
+			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestMarkedOptionalMatchesToLower checks markedOptional against the
+// strings.ToLower it avoids.
+func TestMarkedOptionalMatchesToLower(t *testing.T) {
+	pieces := []string{"optional", "OPTIONAL", "Optional", "(optional)", "(OPTİONAL)", "optİonal", "(", ")", "opt", "ional", " ", "x", "é", "\xff", "(Opt",
+		"\u212a", "Ⱥ", "(o", "ptional)", "ο"}
+	for _, s := range randomWords(71, 100000, 5, pieces) {
+		lt := strings.ToLower(s)
+		if got, want := markedOptional(s), strings.HasPrefix(lt, "optional") || strings.Contains(lt, "(optional)"); got != want {
+			t.Fatalf("markedOptional(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestCodeEnvGuardsHoldNV checks what envInCode and readsEnv assume of
+// the guards of codeEnvRes: each holds "nv" or is "export".
+func TestCodeEnvGuardsHoldNV(t *testing.T) {
+	for _, g := range codeEnvRes {
+		for _, n := range g.needs {
+			if !strings.Contains(n, "nv") && n != "export" {
+				t.Errorf("%s: guard %q holds neither \"nv\" nor is \"export\"", g.re, n)
+			}
+		}
+	}
+}
