@@ -204,8 +204,7 @@ func (d *decoder) value(n *yaml.Node, depth int) (any, error) {
 			// into pairs; json.dumps writes a pair as a two-item list.
 			if t := explicitTag(n); t == "!!omap" || t == "!!pairs" {
 				if m, ok := v.(*Map); ok && m.Len() == 1 {
-					k := m.keys[0]
-					v = []any{k, m.values[0]}
+					v = []any{m.keyAt(0), m.valueAt(0)}
 				}
 			}
 			out = append(out, v)
@@ -249,13 +248,13 @@ func (d *decoder) mapping(n *yaml.Node, depth int) (*Map, error) {
 		} else if v, err = d.value(vn, depth+1); err != nil {
 			return nil, err
 		}
-		m.set(key, v, isNum, num)
+		m.set(key, v, numericKey{isNum, num})
 	}
 	// Explicit keys win over merged ones; earlier merge sources win over later.
 	for _, src := range merges {
-		for i, k := range src.keys {
-			if !m.Has(k) {
-				m.set(k, src.values[i], src.isNum[i], src.numeric[i])
+		for i := range src.entries {
+			if k := src.keyAt(i); !m.Has(k) {
+				m.set(k, src.valueAt(i), src.numericAt(i))
 			}
 		}
 	}

@@ -130,22 +130,29 @@ func (e *encoder) value(v any) error {
 			e.b.WriteString("{}")
 			return nil
 		}
-		keys := x.keys
-		if e.python {
-			keys = x.sortedKeys()
-		}
 		e.b.WriteByte('{')
 		e.depth++
-		for i, k := range keys {
+		member := func(i int, k string, val any) error {
 			if i > 0 {
 				e.b.WriteByte(',')
 			}
 			e.newline()
 			e.str(k)
 			e.sep()
-			val, _ := x.Get(k)
-			if err := e.value(val); err != nil {
-				return err
+			return e.value(val)
+		}
+		if e.python {
+			for i, k := range x.sortedKeys() {
+				val, _ := x.Get(k)
+				if err := member(i, k, val); err != nil {
+					return err
+				}
+			}
+		} else {
+			for i, en := range x.entries {
+				if err := member(i, en.key, en.value); err != nil {
+					return err
+				}
 			}
 		}
 		e.depth--

@@ -16,14 +16,27 @@ import (
 // Map is a mapping that keeps the order of its keys. Keys are strings: a
 // YAML key that is not a string is stored as json.dumps would write it
 // (true, null, 12, 1.5).
+//
+// A catalog holds hundreds of thousands of small maps (a 10,000-skill
+// build, about 40 a skill), so a Map is one slice of entries, with the
+// rare numeric keys and the index of a large map kept aside.
 type Map struct {
-	keys   []string
-	values []any
-	// numeric marks keys that were numbers in YAML: Python sorts a mapping
-	// whose keys are all numbers by value, not as text.
-	numeric []float64
-	isNum   []bool
-	index   map[string]int
+	entries []entry
+	// numeric is nil unless a key was a number in YAML: Python sorts a
+	// mapping whose keys are all numbers by value, not as text. Its items
+	// match entries.
+	numeric []numericKey
+	index   map[string]int // for maps of more than 16 keys
+}
+
+type entry struct {
+	key   string
+	value any
+}
+
+type numericKey struct {
+	isNum bool
+	value float64
 }
 
 // NewMap returns an empty map.
@@ -34,7 +47,7 @@ func (m *Map) Len() int {
 	if m == nil {
 		return 0
 	}
-	return len(m.keys)
+	return len(m.entries)
 }
 
 func (m *Map) find(key string) int {
@@ -47,8 +60,8 @@ func (m *Map) find(key string) int {
 		}
 		return -1
 	}
-	for i, k := range m.keys {
-		if k == key {
+	for i := range m.entries {
+		if m.entries[i].key == key {
 			return i
 		}
 	}
@@ -61,7 +74,7 @@ func (m *Map) Get(key string) (any, bool) {
 	if i < 0 {
 		return nil, false
 	}
-	return m.values[i], true
+	return m.entries[i].value, true
 }
 
 // Has reports whether key is present.
@@ -70,26 +83,37 @@ func (m *Map) Has(key string) bool { return m.find(key) >= 0 }
 // Set sets key to v. A new key goes last; an existing key keeps its place,
 // as a Python dict does.
 func (m *Map) Set(key string, v any) {
-	m.set(key, v, false, 0)
+	m.set(key, v, numericKey{})
 }
 
-func (m *Map) set(key string, v any, isNum bool, num float64) {
+func (m *Map) set(key string, v any, num numericKey) {
 	if i := m.find(key); i >= 0 {
-		m.values[i] = v
+		m.entries[i].value = v
 		return
 	}
-	m.keys = append(m.keys, key)
-	m.values = append(m.values, v)
-	m.isNum = append(m.isNum, isNum)
-	m.numeric = append(m.numeric, num)
+	m.entries = append(m.entries, entry{key, v})
+	if num.isNum && m.numeric == nil {
+		m.numeric = make([]numericKey, len(m.entries)-1, cap(m.entries))
+	}
+	if m.numeric != nil {
+		m.numeric = append(m.numeric, num)
+	}
 	if m.index != nil {
-		m.index[key] = len(m.keys) - 1
-	} else if len(m.keys) > 16 {
-		m.index = make(map[string]int, len(m.keys))
-		for i, k := range m.keys {
-			m.index[k] = i
+		m.index[key] = len(m.entries) - 1
+	} else if len(m.entries) > 16 {
+		m.index = make(map[string]int, len(m.entries))
+		for i, e := range m.entries {
+			m.index[e.key] = i
 		}
 	}
+}
+
+// numericAt returns what is known of the i-th key as a number.
+func (m *Map) numericAt(i int) numericKey {
+	if m.numeric == nil {
+		return numericKey{}
+	}
+	return m.numeric[i]
 }
 
 // Delete removes key if present.
@@ -98,14 +122,14 @@ func (m *Map) Delete(key string) {
 	if i < 0 {
 		return
 	}
-	m.keys = slices.Delete(m.keys, i, i+1)
-	m.values = slices.Delete(m.values, i, i+1)
-	m.isNum = slices.Delete(m.isNum, i, i+1)
-	m.numeric = slices.Delete(m.numeric, i, i+1)
+	m.entries = slices.Delete(m.entries, i, i+1)
+	if m.numeric != nil {
+		m.numeric = slices.Delete(m.numeric, i, i+1)
+	}
 	if m.index != nil {
-		m.index = make(map[string]int, len(m.keys))
-		for i, k := range m.keys {
-			m.index[k] = i
+		m.index = make(map[string]int, len(m.entries))
+		for i, e := range m.entries {
+			m.index[e.key] = i
 		}
 	}
 }
@@ -115,8 +139,16 @@ func (m *Map) Keys() []string {
 	if m == nil {
 		return nil
 	}
-	return slices.Clone(m.keys)
+	keys := make([]string, len(m.entries))
+	for i, e := range m.entries {
+		keys[i] = e.key
+	}
+	return keys
 }
+
+// keyAt and valueAt return the i-th entry's key and value.
+func (m *Map) keyAt(i int) string { return m.entries[i].key }
+func (m *Map) valueAt(i int) any  { return m.entries[i].value }
 
 // All iterates over the entries in document order.
 func (m *Map) All() iter.Seq2[string, any] {
@@ -124,8 +156,8 @@ func (m *Map) All() iter.Seq2[string, any] {
 		if m == nil {
 			return
 		}
-		for i, k := range m.keys {
-			if !yield(k, m.values[i]) {
+		for _, e := range m.entries {
+			if !yield(e.key, e.value) {
 				return
 			}
 		}
@@ -135,35 +167,35 @@ func (m *Map) All() iter.Seq2[string, any] {
 // sortedKeys returns the keys in the order Python's sort_keys=True gives:
 // numerically when every key was a number, else by code point.
 func (m *Map) sortedKeys() []string {
-	idx := make([]int, len(m.keys))
+	idx := make([]int, len(m.entries))
 	for i := range idx {
 		idx[i] = i
 	}
-	allNum := len(m.keys) > 0
-	for _, n := range m.isNum {
-		allNum = allNum && n
+	allNum := len(m.entries) > 0
+	for i := range m.entries {
+		allNum = allNum && m.numericAt(i).isNum
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
 		if allNum {
-			switch {
-			case m.numeric[a] < m.numeric[b]:
+			switch na, nb := m.numeric[a].value, m.numeric[b].value; {
+			case na < nb:
 				return -1
-			case m.numeric[a] > m.numeric[b]:
+			case na > nb:
 				return 1
 			}
 			return 0
 		}
-		switch {
-		case m.keys[a] < m.keys[b]: // byte order of UTF-8 is code point order
+		switch ka, kb := m.entries[a].key, m.entries[b].key; {
+		case ka < kb: // byte order of UTF-8 is code point order
 			return -1
-		case m.keys[a] > m.keys[b]:
+		case ka > kb:
 			return 1
 		}
 		return 0
 	})
 	out := make([]string, len(idx))
 	for i, j := range idx {
-		out[i] = m.keys[j]
+		out[i] = m.entries[j].key
 	}
 	return out
 }
@@ -175,14 +207,9 @@ func Clone(v any) any {
 		if x == nil {
 			return (*Map)(nil)
 		}
-		c := &Map{
-			keys:    slices.Clone(x.keys),
-			values:  make([]any, len(x.values)),
-			isNum:   slices.Clone(x.isNum),
-			numeric: slices.Clone(x.numeric),
-		}
-		for i, v := range x.values {
-			c.values[i] = Clone(v)
+		c := &Map{entries: make([]entry, len(x.entries)), numeric: slices.Clone(x.numeric)}
+		for i, e := range x.entries {
+			c.entries[i] = entry{e.key, Clone(e.value)}
 		}
 		if x.index != nil {
 			c.index = make(map[string]int, len(x.index))
