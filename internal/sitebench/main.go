@@ -46,6 +46,8 @@ func main() {
 	cache := flag.String("cache", defaultCache(), "folder for the tools, catalogs and sites")
 	skipOthers := flag.Bool("skip-others", false, "measure skilldex only")
 	runs := flag.Int("runs", 2, "builds per tool and size, the tools taking turns; the fastest is reported")
+	flag.BoolVar(&opts.rebuild, "rebuild", true, "time skilldex's rebuild after one edit too")
+	flag.StringVar(&opts.config, "config", "", "a skilldex.yaml for skilldex's builds (its publish and api settings; sources and output are the benchmark's)")
 	flag.Parse()
 	if err := run(*sizes, *cache, *skipOthers, *runs); err != nil {
 		fmt.Fprintln(os.Stderr, "sitebench:", err)
@@ -61,6 +63,12 @@ func defaultCache() string {
 		return filepath.Join(d, "skilldex-bench")
 	}
 	return filepath.Join(os.TempDir(), "skilldex-bench")
+}
+
+// opts are the settings of skilldex's builds.
+var opts struct {
+	rebuild bool
+	config  string
 }
 
 // measurement is one build.
@@ -134,7 +142,11 @@ func run(sizeList, cache string, skipOthers bool, runs int) error {
 			// Every build writes a folder of its own: deleting the
 			// previous one is no part of a build.
 			site := filepath.Join(out, fmt.Sprintf("skilldex-%d", r))
-			m, err := measure(site, command("", skilldex, "build", "-q", src, "-o", site))
+			args := []string{"build", "-q", src, "-o", site}
+			if opts.config != "" {
+				args = append(args, "--config", opts.config)
+			}
+			m, err := measure(site, command("", skilldex, args...))
 			if err != nil {
 				return fmt.Errorf("skilldex on %d skills: %w", n, err)
 			}
@@ -162,12 +174,14 @@ func run(sizeList, cache string, skipOthers bool, runs int) error {
 		}
 		row(tw, n, "skilldex", sd)
 		parts = append(parts, partsOf(sdSite, n))
-		rb, err := measureRebuild(src, filepath.Join(out, "rebuild"))
-		if err != nil {
-			return fmt.Errorf("skilldex rebuild on %d skills: %w", n, err)
+		if opts.rebuild {
+			rb, err := measureRebuild(src, filepath.Join(out, "rebuild"))
+			if err != nil {
+				return fmt.Errorf("skilldex rebuild on %d skills: %w", n, err)
+			}
+			rb.n = n
+			rebuilds = append(rebuilds, rb)
 		}
-		rb.n = n
-		rebuilds = append(rebuilds, rb)
 		if skipOthers {
 			continue
 		}
@@ -206,6 +220,9 @@ func run(sizeList, cache string, skipOthers bool, runs int) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if len(rebuilds) == 0 {
+		return nil
 	}
 	fmt.Println("\nskilldex rebuild after one skill changed (what serve does on a save; median of the edits):")
 	tw = tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
