@@ -5,11 +5,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/build/uasp"
 	"github.com/skilldex/skilldex/internal/catalogen"
+	"github.com/skilldex/skilldex/internal/testutil"
 )
 
 // benchBodies returns the bodies of n skills made by catalogen: the
@@ -145,22 +147,35 @@ func catalogDocs(b testing.TB, root string) (docs []doc, size int64) {
 	return docs, size
 }
 
-// catalogBenchRoots are the catalogs BenchmarkRenderCatalog renders: 1,000
-// generated skills (make bench writes them) and the corpus of real skills.
-var catalogBenchRoots = []struct{ name, root string }{
-	{"generated-1000", "/root/.cache/skilldex-bench/catalog-1000"},
-	{"corpus", "/work/shared/corpus"},
+// catalogBenchRoots are the catalogs BenchmarkRenderCatalog renders: the
+// 1,000 generated skills make bench writes (internal/sitebench's cache:
+// $SKILLDEX_BENCH_CACHE, else the user cache folder) and the shared corpus
+// of real skills.
+func catalogBenchRoots(tb testing.TB) []struct{ name, root string } {
+	cache := os.Getenv("SKILLDEX_BENCH_CACHE")
+	if cache == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			dir = os.TempDir()
+		}
+		cache = filepath.Join(dir, "skilldex-bench")
+	}
+	return []struct{ name, root string }{
+		{"generated-1000", filepath.Join(cache, "catalog-1000")},
+		{"corpus", filepath.Join(testutil.ProjectRoot(tb), "..", "shared", "corpus")},
+	}
 }
 
 // BenchmarkRenderCatalog renders every body and UASP section document of a
 // catalog once per op, the highlight cache emptied first: what one build
 // process spends in Render, cache hits across skills included.
 func BenchmarkRenderCatalog(b *testing.B) {
-	for _, c := range catalogBenchRoots {
+	for _, c := range catalogBenchRoots(b) {
 		b.Run(c.name, func(b *testing.B) {
 			docs, size := catalogDocs(b, c.root)
 			b.SetBytes(size)
 			b.ReportAllocs()
+			start := cpuTime()
 			for b.Loop() {
 				resetHighlightCache()
 				for _, d := range docs {
@@ -169,7 +184,17 @@ func BenchmarkRenderCatalog(b *testing.B) {
 					}
 				}
 			}
+			reportCPU(b, start)
 		})
+	}
+}
+
+// reportCPU reports the process's CPU time per op since start, garbage
+// collection on other threads included: on a shared machine, wall time
+// per op also counts the time spent waiting for a CPU.
+func reportCPU(b *testing.B, start time.Duration) {
+	if end := cpuTime(); start >= 0 && end >= 0 {
+		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 	}
 }
 
