@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"math"
 	"strings"
 	"sync"
 	"time"
@@ -37,15 +38,32 @@ type fastLexer struct {
 }
 
 // fastRule is a compiled rule and the characters that can start a match
-// of it; first is nil when any character can (or the rule can match the
-// empty string).
+// of it: ascii has bit c set for each such c below 128 (a table, because
+// CharSet.CharIn copies the set at each call), and first, when not nil,
+// holds them all (nil: any character can start a match, or the rule can
+// match the empty string).
 type fastRule struct {
 	*chroma.CompiledRule
+	ascii [2]uint64
 	first *syntax.CharSet
+}
+
+func newFastRule(cr *chroma.CompiledRule, a analysis) fastRule {
+	r := fastRule{CompiledRule: cr, first: a.first}
+	first := a.first
+	for c := range rune(128) {
+		if first == nil || first.CharIn(c) {
+			r.ascii[c/64] |= 1 << (c % 64)
+		}
+	}
+	return r
 }
 
 // canStart reports whether a match of r can start with c.
 func (r *fastRule) canStart(c rune) bool {
+	if c < 128 {
+		return r.ascii[c/64]&(1<<(c%64)) != 0
+	}
 	return r.first == nil || r.first.CharIn(c)
 }
 
@@ -112,7 +130,7 @@ func newFastLexer(l chroma.Lexer) (f *fastLexer) {
 		flags += "s"
 	}
 	compiled := chroma.CompiledRules{}
-	first := map[*chroma.CompiledRule]*syntax.CharSet{}
+	analysed := map[*chroma.CompiledRule]analysis{}
 	for state, rules := range raw {
 		compiled[state] = nil
 		for _, rule := range rules {
@@ -126,7 +144,7 @@ func newFastLexer(l chroma.Lexer) (f *fastLexer) {
 			}
 			re.MatchTimeout = matchTimeout
 			cr := &chroma.CompiledRule{Rule: rule, Regexp: re}
-			first[cr] = firstChars(pattern)
+			analysed[cr] = analyse(pattern)
 			compiled[state] = append(compiled[state], cr)
 		}
 	}
@@ -137,7 +155,7 @@ func newFastLexer(l chroma.Lexer) (f *fastLexer) {
 	for state, rules := range compiled {
 		fr := make([]fastRule, len(rules))
 		for i, cr := range rules {
-			fr[i] = fastRule{cr, first[cr]}
+			fr[i] = newFastRule(cr, analysed[cr])
 		}
 		f.states[state] = fr
 	}
@@ -178,26 +196,33 @@ restart:
 	return true
 }
 
-// firstChars returns the characters that can start a match of pattern, or
-// nil if regexp2 cannot tell or the pattern can match the empty string.
-// It is computed on the pattern without chroma's \G anchor, as regexp2
-// computes it for a search; a pattern that itself uses \G is left
-// unfiltered.
-func firstChars(pattern string) *syntax.CharSet {
+// analysis is what fastLexer knows of a pattern: the characters that can
+// start a match (nil if regexp2 cannot tell, or the pattern can match the
+// empty string).
+type analysis struct {
+	first *syntax.CharSet
+}
+
+// analyse parses a pattern without chroma's \G anchor, as regexp2 does
+// for a search, and takes the first characters that regexp2 computes for
+// it. A pattern that itself uses \G is left alone.
+func analyse(pattern string) analysis {
 	if strings.Contains(pattern, `\G`) {
-		return nil
+		return analysis{}
 	}
 	tree, err := syntax.Parse(pattern, syntax.ParseOptions{})
 	if err != nil {
-		return nil
+		return analysis{}
 	}
+	a := analysis{}
 	code, err := syntax.Write(tree)
 	if err != nil || code.FcPrefix == nil || code.RightToLeft {
-		return nil
+		return a
 	}
 	code.PrepareCharSetASCIIBitmaps()
 	set := code.FcPrefix.PrefixSet
-	return &set
+	a.first = &set
+	return a
 }
 
 // Tokenise is chroma's RegexLexer.Tokenise with options nil.
@@ -220,12 +245,33 @@ func (f *fastLexer) Tokenise(text string) chroma.Iterator {
 			Rules:          f.rules,
 			MutatorContext: map[any]any{},
 		},
+		text:  text,
+		named: map[string]string{},
 	}
 	s.end = len(s.st.Text)
 	if newlineAdded {
 		s.end--
 	}
+	s.offsets, s.copyGroups = runeOffsets(text, len(s.st.Text))
 	return s.next
+}
+
+// runeOffsets returns the byte offset in text of each rune, and of its
+// end, so that a match's groups can be sliced from text rather than
+// copied from the runes: nil if they are the same (ASCII). For invalid
+// UTF-8 the runes do not encode back to text, and copy is true.
+func runeOffsets(text string, runes int) (offsets []int32, copy bool) {
+	if !utf8.ValidString(text) || len(text) > math.MaxInt32 {
+		return nil, true
+	}
+	if len(text) == runes {
+		return nil, false
+	}
+	offsets = make([]int32, 0, runes+1)
+	for i := range text {
+		offsets = append(offsets, int32(i))
+	}
+	return append(offsets, int32(len(text))), false
 }
 
 // ensureLF is chroma's: \r\n and \r become \n.
@@ -253,6 +299,18 @@ type fastState struct {
 	st    chroma.LexerState
 	stack []chroma.Iterator
 	end   int // len(Text), less the newline Tokenise added
+
+	// text is Text as a string, and offsets the byte offset of each rune
+	// (see runeOffsets).
+	text       string
+	offsets    []int32
+	copyGroups bool
+	// groups and named are LexerState.Groups and NamedGroups, refilled
+	// at each match. chroma makes new ones each time, but emitters and
+	// mutators read them only while the match is handled: the emitters'
+	// iterators are drained before the next match is tried.
+	groups []string
+	named  map[string]string
 }
 
 // next is chroma's LexerState.Iterator, with the rules matched by match.
@@ -267,8 +325,8 @@ func (s *fastState) next() chroma.Token {
 		if !ok {
 			panic("unknown state " + l.State)
 		}
-		index, rule, groups, named := match(l.Text, l.Pos, rules)
-		if groups == nil {
+		index, rule := s.match(rules)
+		if rule == nil {
 			// As chroma (after Pygments): an unmatched newline outside the
 			// root state resets the stack.
 			if l.Text[l.Pos] == '\n' && l.State != "root" {
@@ -279,9 +337,9 @@ func (s *fastState) next() chroma.Token {
 			return chroma.Token{Type: chroma.Error, Value: string(l.Text[l.Pos-1 : l.Pos])}
 		}
 		l.Rule = index
-		l.Groups = groups
-		l.NamedGroups = named
-		l.Pos += utf8.RuneCountInString(groups[0])
+		l.Groups = s.groups
+		l.NamedGroups = s.named
+		l.Pos += utf8.RuneCountInString(s.groups[0])
 		if rule.Mutator != nil {
 			if err := rule.Mutator.Mutate(l); err != nil {
 				panic(err)
@@ -320,8 +378,10 @@ func (s *fastState) pending() (chroma.Token, bool) {
 }
 
 // match is chroma's matchRules, skipping the rules that cannot start with
-// the character at pos.
-func match(text []rune, pos int, rules []fastRule) (int, *chroma.CompiledRule, []string, map[string]string) {
+// the character at the position: it returns the first rule of rules that
+// matches there, and its index, and sets s.groups and s.named; or nil.
+func (s *fastState) match(rules []fastRule) (int, *chroma.CompiledRule) {
+	text, pos := s.st.Text, s.st.Pos
 	c := text[pos]
 	for i := range rules {
 		rule := &rules[i]
@@ -329,15 +389,35 @@ func match(text []rune, pos int, rules []fastRule) (int, *chroma.CompiledRule, [
 			continue
 		}
 		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
-		if m != nil && err == nil && m.RuneIndex == pos {
-			groups := []string{}
-			named := make(map[string]string)
-			for _, g := range m.Groups() {
-				named[g.Name] = g.String()
-				groups = append(groups, g.String())
-			}
-			return i, rule.CompiledRule, groups, named
+		if m == nil || err != nil || m.RuneIndex != pos {
+			continue
 		}
+		s.groups = s.groups[:0]
+		clear(s.named)
+		if m.GroupCount() == 1 {
+			s.addGroup(m.Name, m.RuneIndex, m.RuneLength) // no []Group made
+		} else {
+			for _, g := range m.Groups() {
+				s.addGroup(g.Name, g.RuneIndex, g.RuneLength)
+			}
+		}
+		return i, rule.CompiledRule
 	}
-	return 0, &chroma.CompiledRule{}, nil, nil
+	return 0, nil
+}
+
+// addGroup appends the group of runes [index, index+length) to s.groups
+// and s.named.
+func (s *fastState) addGroup(name string, index, length int) {
+	var v string
+	switch {
+	case s.copyGroups:
+		v = string(s.st.Text[index : index+length])
+	case s.offsets == nil:
+		v = s.text[index : index+length]
+	default:
+		v = s.text[s.offsets[index]:s.offsets[index+length]]
+	}
+	s.groups = append(s.groups, v)
+	s.named[name] = v
 }
