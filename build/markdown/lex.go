@@ -46,10 +46,13 @@ type fastRule struct {
 	*chroma.CompiledRule
 	ascii [2]uint64
 	first *syntax.CharSet
+	// simple, when not nil, matches the rule's pattern in place of its
+	// regexp.
+	simple *simpleMatcher
 }
 
 func newFastRule(cr *chroma.CompiledRule, a analysis) fastRule {
-	r := fastRule{CompiledRule: cr, first: a.first}
+	r := fastRule{CompiledRule: cr, first: a.first, simple: a.simple}
 	first := a.first
 	for c := range rune(128) {
 		if first == nil || first.CharIn(c) {
@@ -198,9 +201,10 @@ restart:
 
 // analysis is what fastLexer knows of a pattern: the characters that can
 // start a match (nil if regexp2 cannot tell, or the pattern can match the
-// empty string).
+// empty string) and a simpleMatcher if it has one.
 type analysis struct {
-	first *syntax.CharSet
+	first  *syntax.CharSet
+	simple *simpleMatcher
 }
 
 // analyse parses a pattern without chroma's \G anchor, as regexp2 does
@@ -214,7 +218,7 @@ func analyse(pattern string) analysis {
 	if err != nil {
 		return analysis{}
 	}
-	a := analysis{}
+	a := analysis{simple: newSimpleMatcher(pattern, tree)}
 	code, err := syntax.Write(tree)
 	if err != nil || code.FcPrefix == nil || code.RightToLeft {
 		return a
@@ -387,6 +391,16 @@ func (s *fastState) match(rules []fastRule) (int, *chroma.CompiledRule) {
 		rule := &rules[i]
 		if !rule.canStart(c) {
 			continue
+		}
+		if rule.simple != nil {
+			n, ok := rule.simple.match(text, pos)
+			if !ok {
+				continue
+			}
+			s.groups = s.groups[:0]
+			clear(s.named)
+			s.addGroup("0", pos, n) // regexp2's name for the whole match
+			return i, rule.CompiledRule
 		}
 		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
 		if m == nil || err != nil || m.RuneIndex != pos {
