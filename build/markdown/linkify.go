@@ -1,7 +1,7 @@
 package markdown
 
 import (
-	"bytes"
+	"slices"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -52,8 +52,9 @@ func (f linkifyFilter) Parse(parent ast.Node, block text.Reader, pc parser.Conte
 // extension/linkify.go) returns nil without looking further: after the
 // one trigger character it skips, the line must start with an allowed
 // protocol or "www.", or else be an e-mail address, which starts with a
-// character that is not punctuation and has its "@" within 65 bytes
-// (util.FindEmailIndex reads at most 64 bytes of local part).
+// character that is not punctuation and has its "@" within 65 bytes, with
+// only printable ASCII before it (util.FindEmailIndex reads at most 64
+// bytes of local part, from a subset of those).
 func mayStartLink(line []byte) bool {
 	if len(line) == 0 {
 		return true // the parser's own business
@@ -62,19 +63,40 @@ func mayStartLink(line []byte) bool {
 	case ' ', '*', '_', '~', '(':
 		line = line[1:]
 	}
-	for _, p := range linkifyProtocols {
-		if hasPrefix(line, p) {
+	if len(line) == 0 {
+		return false
+	}
+	if linkStarts[line[0]] {
+		for _, p := range linkifyProtocols {
+			if hasPrefix(line, p) {
+				return true
+			}
+		}
+		if hasPrefix(line, "www.") {
 			return true
 		}
 	}
-	if hasPrefix(line, "www.") {
-		return true
-	}
-	if len(line) > 0 && util.IsPunct(line[0]) {
+	if util.IsPunct(line[0]) {
 		return false
 	}
-	return bytes.IndexByte(line[:min(len(line), 65)], '@') >= 0
+	for _, c := range line[:min(len(line), 65)] {
+		if c == '@' {
+			return true
+		}
+		if c <= ' ' || c > '~' {
+			return false
+		}
+	}
+	return false
 }
+
+// linkStarts holds the first bytes of linkifyProtocols and "www.".
+var linkStarts = func() (t [256]bool) {
+	for _, p := range append(slices.Clone(linkifyProtocols), "www.") {
+		t[p[0]] = true
+	}
+	return t
+}()
 
 func hasPrefix(b []byte, prefix string) bool {
 	return len(b) >= len(prefix) && string(b[:len(prefix)]) == prefix
