@@ -17,7 +17,7 @@ type nodeRenderer struct{}
 
 // RegisterFuncs implements renderer.NodeRenderer.
 func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(ast.KindHeading, renderHeading)
+	reg.Register(kindHeading, renderHeadingNode)
 	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
 	reg.Register(ast.KindRawHTML, renderRawHTML)
 	reg.Register(kindLink, renderLink)
@@ -25,7 +25,9 @@ func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindLiteral, renderLiteral)
 	reg.Register(kindCode, renderCode)
 	// The transform replaces these; should one remain, it shows as its
-	// text (or, for code, plain), never with a URL nobody checked.
+	// text (or, for code, plain; a heading has no id), never with a URL
+	// nobody checked.
+	reg.Register(ast.KindHeading, renderHeading)
 	reg.Register(ast.KindLink, renderNothing)
 	reg.Register(ast.KindImage, renderNothing)
 	reg.Register(ast.KindAutoLink, renderAutoLinkText)
@@ -35,20 +37,28 @@ func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 const relExternal = ` rel="nofollow noopener noreferrer"`
 
 func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	n := node.(*ast.Heading)
-	level := strconv.Itoa(min(max(n.Level, 1), 6))
+	level := strconv.Itoa(min(max(node.(*ast.Heading).Level, 1), 6))
 	if entering {
-		_, _ = w.WriteString("<h" + level)
-		if id, ok := n.AttributeString("id"); ok {
-			if id, ok := id.([]byte); ok {
-				_, _ = w.WriteString(` id="`)
-				_, _ = w.Write(util.EscapeHTML(id))
-				_ = w.WriteByte('"')
-			}
-		}
-		_ = w.WriteByte('>')
+		_, _ = w.WriteString("<h" + level + ">")
 	} else {
 		_, _ = w.WriteString("</h" + level + ">\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+func renderHeadingNode(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*headingNode)
+	level := byte('0' + min(max(n.level, 1), 6))
+	if entering {
+		_, _ = w.WriteString("<h")
+		_ = w.WriteByte(level)
+		_, _ = w.WriteString(` id="`)
+		_, _ = w.Write(util.EscapeHTML(util.StringToReadOnlyBytes(n.id)))
+		_, _ = w.WriteString(`">`)
+	} else {
+		_, _ = w.WriteString("</h")
+		_ = w.WriteByte(level)
+		_, _ = w.WriteString(">\n")
 	}
 	return ast.WalkContinue, nil
 }

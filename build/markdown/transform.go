@@ -20,11 +20,24 @@ import (
 // only: if one slipped through the transform, it would fail closed.
 
 var (
+	kindHeading = ast.NewNodeKind("SkilldexHeading")
 	kindLink    = ast.NewNodeKind("SkilldexLink")
 	kindImage   = ast.NewNodeKind("SkilldexImage")
 	kindLiteral = ast.NewNodeKind("SkilldexLiteral")
 	kindCode    = ast.NewNodeKind("SkilldexCode")
 )
+
+// headingNode is a heading with its level and id settled. (An id set as
+// a goldmark attribute would cost a 400-byte attribute table per
+// heading.)
+type headingNode struct {
+	ast.BaseBlock
+	level int
+	id    string
+}
+
+func (n *headingNode) Kind() ast.NodeKind            { return kindHeading }
+func (n *headingNode) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
 
 // linkNode is a link whose href is decided and safe.
 type linkNode struct {
@@ -142,9 +155,9 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 		for _, h := range headings {
 			text := collapse(plainText(h, src, true))
 			id := opt.IDPrefix + ids.unique(slug(text))
-			h.Level = min(max(h.Level+opt.HeadingShift, 1), 6)
-			h.SetAttributeString("id", []byte(id))
-			out = append(out, Heading{Level: h.Level, ID: id, Text: text})
+			level := min(max(h.Level+opt.HeadingShift, 1), 6)
+			replaceKeepingChildren(h, &headingNode{level: level, id: id})
+			out = append(out, Heading{Level: level, ID: id, Text: text})
 		}
 	}
 
