@@ -349,7 +349,13 @@ func (s *fastState) next() chroma.Token {
 				panic(err)
 			}
 		}
-		if rule.Type != nil {
+		if t, ok := rule.Type.(chroma.TokenType); ok {
+			// What TokenType.Emit's iterator would give, without making
+			// it: the stack is empty, so this token is the next.
+			if tok := (chroma.Token{Type: t, Value: l.Groups[0]}); t != chroma.Ignore && tok != chroma.EOF {
+				return tok
+			}
+		} else if rule.Type != nil {
 			s.stack = append(s.stack, rule.Type.Emit(l.Groups, l))
 		}
 	}
