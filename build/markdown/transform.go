@@ -9,6 +9,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -168,7 +169,7 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 	highlight := len(fences) <= maxHighlightBlocks
 	budget := maxHighlightBytes
 	for _, f := range fences {
-		c := &codeNode{code: f.Lines().Value(src)}
+		c := &codeNode{code: linesValue(f.Lines(), src)}
 		c.lang = language(f, src)
 		if highlight && c.lang != "" && len(c.code) <= maxHighlightBlock && len(c.code) <= budget {
 			if c.lexer = lexerFor(c.lang); c.lexer != nil {
@@ -180,6 +181,26 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 		}
 	}
 	return out
+}
+
+// linesValue is lines.Value(src) without the copy when the lines are one
+// run of src, as a fenced block's are unless it is indented or ends the
+// file without a newline. (A code line is ForceNewline: Value adds a
+// newline if it does not end with one.)
+func linesValue(lines *text.Segments, src []byte) []byte {
+	n := lines.Len()
+	if n == 0 {
+		return nil
+	}
+	for i := range n {
+		seg := lines.At(i)
+		addsNewline := seg.ForceNewline && seg.Stop > seg.Start && src[seg.Stop-1] != '\n'
+		if seg.Padding != 0 || addsNewline || i > 0 && seg.Start != lines.At(i-1).Stop {
+			return lines.Value(src)
+		}
+	}
+	start, stop := lines.At(0).Start, lines.At(n-1).Stop
+	return src[start:stop:stop]
 }
 
 // settleLink replaces a link, image or autolink with a linkNode, an
