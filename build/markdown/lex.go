@@ -49,10 +49,17 @@ type fastRule struct {
 	// simple, when not nil, matches the rule's pattern in place of its
 	// regexp.
 	simple *simpleMatcher
+	// wholeOnly is true when nothing reads a match's groups but the
+	// whole match: the rule emits a plain token type and has no mutator.
+	// Then only the whole match is kept in LexerState.Groups, and regexp2
+	// need not make the others.
+	wholeOnly bool
 }
 
 func newFastRule(cr *chroma.CompiledRule, a analysis) fastRule {
 	r := fastRule{CompiledRule: cr, first: a.first, simple: a.simple}
+	_, plain := cr.Type.(chroma.TokenType)
+	r.wholeOnly = plain && cr.Mutator == nil
 	first := a.first
 	for c := range rune(128) {
 		if first == nil || first.CharIn(c) {
@@ -414,7 +421,7 @@ func (s *fastState) match(rules []fastRule) (int, *chroma.CompiledRule) {
 		}
 		s.groups = s.groups[:0]
 		clear(s.named)
-		if m.GroupCount() == 1 {
+		if m.GroupCount() == 1 || rule.wholeOnly {
 			s.addGroup(m.Name, m.RuneIndex, m.RuneLength) // no []Group made
 		} else {
 			for _, g := range m.Groups() {
