@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -24,6 +26,7 @@ func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindImage, renderImage)
 	reg.Register(kindLiteral, renderLiteral)
 	reg.Register(kindCode, renderCode)
+	reg.Register(east.KindTableCell, renderTableCell)
 	// The transform replaces these; should one remain, it shows as its
 	// text (or, for code, plain; a heading has no id), never with a URL
 	// nobody checked.
@@ -60,6 +63,41 @@ func renderHeadingNode(w util.BufWriter, _ []byte, node ast.Node, entering bool)
 		_ = w.WriteByte(level)
 		_, _ = w.WriteString(">\n")
 	}
+	return ast.WalkContinue, nil
+}
+
+// renderTableCell is goldmark's TableHTMLRenderer.renderTableCell (v1.8.7)
+// for md's table options (alignment as an align attribute), without the
+// fmt.Fprintf calls that allocate for every cell.
+func renderTableCell(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*east.TableCell)
+	tag := "td"
+	if n.Parent().Kind() == east.KindTableHeader {
+		tag = "th"
+	}
+	if !entering {
+		_, _ = w.WriteString("</")
+		_, _ = w.WriteString(tag)
+		_, _ = w.WriteString(">\n")
+		return ast.WalkContinue, nil
+	}
+	_ = w.WriteByte('<')
+	_, _ = w.WriteString(tag)
+	if n.Alignment != east.AlignNone {
+		if _, ok := n.AttributeString("align"); !ok {
+			_, _ = w.WriteString(` align="`)
+			_, _ = w.WriteString(n.Alignment.String())
+			_ = w.WriteByte('"')
+		}
+	}
+	if n.Attributes() != nil { // never: the transform removes them
+		filter := extension.TableTdCellAttributeFilter
+		if tag == "th" {
+			filter = extension.TableThCellAttributeFilter
+		}
+		html.RenderAttributes(w, n, filter)
+	}
+	_ = w.WriteByte('>')
 	return ast.WalkContinue, nil
 }
 
