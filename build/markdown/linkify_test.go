@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -47,17 +48,32 @@ func FuzzLinkifyFilter(f *testing.F) {
 	})
 }
 
-// TestLinkifyFilterSameTree checks that the parser with the filter builds
-// the same tree as one with goldmark's own Linkify extension, on the
-// golden inputs, the fuzz seeds and the corpus bodies.
-func TestLinkifyFilterSameTree(t *testing.T) {
-	plain := goldmark.New(goldmark.WithExtensions(
-		extension.NewLinkify(extension.WithLinkifyAllowedProtocols(linkifyProtocols)),
-		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
-		extension.Strikethrough,
-		extension.TaskList,
-		extension.Footnote,
-	))
+// plainParser is md without the filters: goldmark's default parser and
+// its own Linkify extension.
+var plainParser = goldmark.New(goldmark.WithExtensions(
+	extension.NewLinkify(extension.WithLinkifyAllowedProtocols(linkifyProtocols)),
+	extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+	extension.Strikethrough,
+	extension.TaskList,
+	extension.Footnote,
+)).Parser()
+
+// linkRefSeeds are paragraphs around link reference definitions.
+var linkRefSeeds = []string{
+	"[a]: https://a.example\n\n[a]\n",
+	"   [b]: /b 'title'\ntext after\n\n[b]\n",
+	"text\n[c]: /c\n\n[c]\n",
+	"\t[d]: /d\n\n[d]\n",
+	"> [e]: /e\n>\n> [e]\n",
+	"- [f]: /f\n\n  [f]\n",
+	"[g]:\n/g\n\"t\"\n[h]: <> [i]\n\n[g] [h]\n",
+	" \u00a0[j]: /j\n\n[j]\n",
+}
+
+// TestParserSameTree checks that md's parser, with the filters, builds
+// the same tree as goldmark's own, on the golden inputs, the fuzz seeds
+// and the corpus bodies.
+func TestParserSameTree(t *testing.T) {
 	inputs := corpusBodies(t)
 	goldens, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.md"))
 	for _, g := range goldens {
@@ -67,15 +83,27 @@ func TestLinkifyFilterSameTree(t *testing.T) {
 		}
 		inputs = append(inputs, src)
 	}
-	for _, s := range append(linkifySeeds, fuzzSeeds...) {
+	for _, s := range slices.Concat(linkifySeeds, linkRefSeeds, fuzzSeeds) {
 		inputs = append(inputs, []byte(s))
 	}
 	for _, src := range inputs {
-		want := treeString(plain.Parser().Parse(text.NewReader(src)), src)
-		got := treeString(md.Parser().Parse(text.NewReader(src)), src)
-		if got != want {
-			t.Errorf("trees differ for %.80q:\nlinkify %s\nfilter  %s", src, want, got)
-		}
+		sameTree(t, src)
+	}
+}
+
+// FuzzParserSameTree is TestParserSameTree on arbitrary bodies.
+func FuzzParserSameTree(f *testing.F) {
+	for _, s := range slices.Concat(linkifySeeds, linkRefSeeds, fuzzSeeds) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(sameTree)
+}
+
+func sameTree(t *testing.T, src []byte) {
+	want := treeString(plainParser.Parse(text.NewReader(src)), src)
+	got := treeString(md.Parser().Parse(text.NewReader(src)), src)
+	if got != want {
+		t.Errorf("trees differ for %.80q:\ngoldmark %s\nmd       %s", src, want, got)
 	}
 }
 

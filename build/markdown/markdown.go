@@ -103,6 +103,7 @@ type Result struct {
 // state (the Options, heading ids, the highlighting budget) lives in the
 // AST, which the transform stage of Render fills in before rendering.
 var md = goldmark.New(
+	goldmark.WithParser(newParser()),
 	goldmark.WithExtensions(
 		// extension.Linkify with linkifyProtocols, made cheaper.
 		linkify{},
