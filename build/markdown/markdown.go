@@ -210,7 +210,30 @@ func validUTF8(src []byte) []byte {
 // collapse turns every run of white space into one space and trims the
 // ends.
 func collapse(s string) string {
+	if collapsed(s) {
+		return s // most headings: no need to split and join
+	}
 	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+}
+
+// collapsed reports whether s is ASCII with single spaces between words
+// and none at the ends: whether collapse(s) == s, for such s.
+func collapsed(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false // Unicode or other white space: let FieldsFunc judge
+		case c == ' ' && s[i-1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 // truncate cuts s to at most max runes, at a word boundary if there is one
