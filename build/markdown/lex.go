@@ -54,12 +54,27 @@ type fastRule struct {
 	// Then only the whole match is kept in LexerState.Groups, and regexp2
 	// need not make the others.
 	wholeOnly bool
+	// regexp is the rule's regexp, or for a wholeOnly rule whose groups
+	// only group, the same without capturing groups.
+	regexp *regexp2.Regexp
 }
 
 func newFastRule(cr *chroma.CompiledRule, a analysis) fastRule {
 	r := fastRule{CompiledRule: cr, first: a.first, simple: a.simple}
 	_, plain := cr.Type.(chroma.TokenType)
 	r.wholeOnly = plain && cr.Mutator == nil
+	if r.wholeOnly && a.simple == nil && a.capturesIdle {
+		// The same pattern with its groups not capturing: regexp2 then
+		// keeps no capture for each character a group in a loop matches
+		// (as in "(\\\\|\\"|[^"])*").
+		if re, err := regexp2.Compile(`\G`+a.pattern, regexp2.ExplicitCapture); err == nil {
+			re.MatchTimeout = matchTimeout
+			r.regexp = re
+		}
+	}
+	if r.regexp == nil {
+		r.regexp = cr.Regexp
+	}
 	first := a.first
 	for c := range rune(128) {
 		if first == nil || first.CharIn(c) {
@@ -208,10 +223,14 @@ restart:
 
 // analysis is what fastLexer knows of a pattern: the characters that can
 // start a match (nil if regexp2 cannot tell, or the pattern can match the
-// empty string) and a simpleMatcher if it has one.
+// empty string), a simpleMatcher if it has one, and whether its groups
+// only capture (no backreference, balancing group or condition reads
+// them), so that not capturing would not change what it matches.
 type analysis struct {
-	first  *syntax.CharSet
-	simple *simpleMatcher
+	pattern      string
+	first        *syntax.CharSet
+	simple       *simpleMatcher
+	capturesIdle bool
 }
 
 // analyse parses a pattern without chroma's \G anchor, as regexp2 does
@@ -225,7 +244,7 @@ func analyse(pattern string) analysis {
 	if err != nil {
 		return analysis{}
 	}
-	a := analysis{simple: newSimpleMatcher(pattern, tree)}
+	a := analysis{pattern: pattern, simple: newSimpleMatcher(pattern, tree), capturesIdle: capturesIdle(tree.Root)}
 	code, err := syntax.Write(tree)
 	if err != nil || code.FcPrefix == nil || code.RightToLeft {
 		return a
@@ -234,6 +253,25 @@ func analyse(pattern string) analysis {
 	set := code.FcPrefix.PrefixSet
 	a.first = &set
 	return a
+}
+
+// capturesIdle reports whether nothing in the tree under n depends on
+// what a group captured.
+func capturesIdle(n *syntax.RegexNode) bool {
+	switch n.T {
+	case syntax.NtRef, syntax.NtBackRefCond, syntax.NtExprCond:
+		return false
+	case syntax.NtCapture:
+		if n.N != -1 { // a balancing group: (?<a-b>...)
+			return false
+		}
+	}
+	for _, c := range n.Children {
+		if !capturesIdle(c) {
+			return false
+		}
+	}
+	return true
 }
 
 // Tokenise is chroma's RegexLexer.Tokenise with options nil.
@@ -415,7 +453,7 @@ func (s *fastState) match(rules []fastRule) (int, *chroma.CompiledRule) {
 			s.addGroup("0", pos, n) // regexp2's name for the whole match
 			return i, rule.CompiledRule
 		}
-		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
+		m, err := rule.regexp.FindRunesMatchStartingAt(text, pos)
 		if m == nil || err != nil || m.RuneIndex != pos {
 			continue
 		}
