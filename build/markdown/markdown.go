@@ -53,6 +53,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -118,7 +119,7 @@ var md = goldmark.New(
 	// set attributes, and heading ids are made by Render. The default
 	// renderer is not Unsafe. Ours (priority 0) takes over the node kinds
 	// where safety is decided: headings, links, images, raw HTML, code.
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(nodeRenderer{}, 0))),
+	goldmark.WithRendererOptions(html.WithWriter(textWriter), renderer.WithNodeRenderers(util.Prioritized(nodeRenderer{}, 0))),
 )
 
 // buffers pools the output buffer and its bufio.Writer across calls, so

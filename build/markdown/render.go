@@ -37,6 +37,28 @@ func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindFencedCodeBlock, renderFencedPlain)
 }
 
+// textWriter writes text as goldmark's html.DefaultWriter does, which is
+// the one md's renderers use; see fastTextWriter.
+var textWriter = fastTextWriter{html.DefaultWriter}
+
+// fastTextWriter is an html.Writer with a shortcut: text with no
+// backslash, no "&" and no NUL has no escape, reference or NUL to
+// resolve, and for such text the wrapped writer's Write does exactly what
+// its RawWrite does, after a first pass over every byte to find none.
+// Most text is such text.
+type fastTextWriter struct {
+	html.Writer
+}
+
+// Write implements html.Writer.
+func (t fastTextWriter) Write(w util.BufWriter, source []byte) {
+	if bytes.IndexByte(source, '\\') < 0 && bytes.IndexByte(source, '&') < 0 && bytes.IndexByte(source, 0) < 0 {
+		t.Writer.RawWrite(w, source)
+		return
+	}
+	t.Writer.Write(w, source)
+}
+
 const relExternal = ` rel="nofollow noopener noreferrer"`
 
 func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -123,7 +145,7 @@ func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bo
 		return ast.WalkSkipChildren, nil
 	}
 	_, _ = w.WriteString("<p>")
-	html.DefaultWriter.RawWrite(w, raw)
+	textWriter.RawWrite(w, raw)
 	_, _ = w.WriteString("</p>\n")
 	return ast.WalkSkipChildren, nil
 }
@@ -143,7 +165,7 @@ func renderRawHTML(w util.BufWriter, source []byte, node ast.Node, entering bool
 	}
 	for i := range segs.Len() {
 		seg := segs.At(i)
-		html.DefaultWriter.RawWrite(w, seg.Value(source))
+		textWriter.RawWrite(w, seg.Value(source))
 	}
 	return ast.WalkSkipChildren, nil
 }
@@ -190,13 +212,13 @@ func writeTitle(w util.BufWriter, title []byte) {
 		return
 	}
 	_, _ = w.WriteString(` title="`)
-	html.DefaultWriter.Write(w, title)
+	textWriter.Write(w, title)
 	_ = w.WriteByte('"')
 }
 
 func renderLiteral(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
-		html.DefaultWriter.RawWrite(w, node.(*literalNode).value)
+		textWriter.RawWrite(w, node.(*literalNode).value)
 	}
 	return ast.WalkSkipChildren, nil
 }
@@ -219,7 +241,7 @@ func renderCode(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.W
 	} else {
 		_, _ = w.WriteString("<pre><code>")
 	}
-	html.DefaultWriter.RawWrite(w, n.code)
+	textWriter.RawWrite(w, n.code)
 	_, _ = w.WriteString("</code></pre>\n")
 	return ast.WalkSkipChildren, nil
 }
@@ -230,7 +252,7 @@ func renderNothing(util.BufWriter, []byte, ast.Node, bool) (ast.WalkStatus, erro
 
 func renderAutoLinkText(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
-		html.DefaultWriter.RawWrite(w, node.(*ast.AutoLink).Label(source))
+		textWriter.RawWrite(w, node.(*ast.AutoLink).Label(source))
 	}
 	return ast.WalkSkipChildren, nil
 }
@@ -238,7 +260,7 @@ func renderAutoLinkText(w util.BufWriter, source []byte, node ast.Node, entering
 func renderFencedPlain(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
 		_, _ = w.WriteString("<pre><code>")
-		html.DefaultWriter.RawWrite(w, node.Lines().Value(source))
+		textWriter.RawWrite(w, node.Lines().Value(source))
 		_, _ = w.WriteString("</code></pre>\n")
 	}
 	return ast.WalkSkipChildren, nil
