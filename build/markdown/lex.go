@@ -50,7 +50,8 @@ type fastRule struct {
 	// regexp.
 	simple *simpleMatcher
 	// wholeOnly is true when nothing reads a match's groups but the
-	// whole match: the rule emits a plain token type and has no mutator.
+	// whole match: the rule emits a plain token type and its mutator, if
+	// any, only pushes or pops states.
 	// Then only the whole match is kept in LexerState.Groups, and regexp2
 	// need not make the others.
 	wholeOnly bool
@@ -62,7 +63,7 @@ type fastRule struct {
 func newFastRule(cr *chroma.CompiledRule, a analysis) fastRule {
 	r := fastRule{CompiledRule: cr, first: a.first, simple: a.simple}
 	_, plain := cr.Type.(chroma.TokenType)
-	r.wholeOnly = plain && cr.Mutator == nil
+	r.wholeOnly = plain && stackOnly(cr.Mutator)
 	if r.wholeOnly && a.simple == nil && a.capturesIdle {
 		// The same pattern with its groups not capturing: regexp2 then
 		// keeps no capture for each character a group in a loop matches
@@ -82,6 +83,17 @@ func newFastRule(cr *chroma.CompiledRule, a analysis) fastRule {
 		}
 	}
 	return r
+}
+
+// stackOnly reports whether a rule's mutator is nil or chroma's push or
+// pop (Combined becomes a push when the rules are compiled), which change
+// the state stack and read nothing else.
+func stackOnly(m chroma.Mutator) bool {
+	if m == nil {
+		return true
+	}
+	k, ok := m.(chroma.SerialisableMutator)
+	return ok && (k.MutatorKind() == "push" || k.MutatorKind() == "pop")
 }
 
 // canStart reports whether a match of r can start with c.
