@@ -58,10 +58,13 @@ type fastRule struct {
 	// regexp is the rule's regexp, or for a wholeOnly rule whose groups
 	// only group, the same without capturing groups.
 	regexp *regexp2.Regexp
+	// prefixes, when not nil, holds strings one of which every match
+	// starts with.
+	prefixes prefixFilter
 }
 
 func newFastRule(cr *chroma.CompiledRule, a analysis) fastRule {
-	r := fastRule{CompiledRule: cr, first: a.first, simple: a.simple}
+	r := fastRule{CompiledRule: cr, first: a.first, simple: a.simple, prefixes: a.prefixes}
 	_, plain := cr.Type.(chroma.TokenType)
 	r.wholeOnly = plain && stackOnly(cr.Mutator)
 	if r.wholeOnly && a.simple == nil && a.capturesIdle {
@@ -242,6 +245,7 @@ type analysis struct {
 	pattern      string
 	first        *syntax.CharSet
 	simple       *simpleMatcher
+	prefixes     prefixFilter
 	capturesIdle bool
 }
 
@@ -257,6 +261,9 @@ func analyse(pattern string) analysis {
 		return analysis{}
 	}
 	a := analysis{pattern: pattern, simple: newSimpleMatcher(pattern, tree), capturesIdle: capturesIdle(tree.Root)}
+	if a.simple == nil {
+		a.prefixes = newPrefixFilter(pattern, tree)
+	}
 	code, err := syntax.Write(tree)
 	if err != nil || code.FcPrefix == nil || code.RightToLeft {
 		return a
@@ -464,6 +471,9 @@ func (s *fastState) match(rules []fastRule) (int, *chroma.CompiledRule) {
 			clear(s.named)
 			s.addGroup("0", pos, n) // regexp2's name for the whole match
 			return i, rule.CompiledRule
+		}
+		if rule.prefixes != nil && !rule.prefixes.allows(text, pos) {
+			continue
 		}
 		m, err := rule.regexp.FindRunesMatchStartingAt(text, pos)
 		if m == nil || err != nil || m.RuneIndex != pos {

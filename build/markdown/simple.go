@@ -3,6 +3,7 @@ package markdown
 import (
 	"math"
 	"regexp"
+	"slices"
 
 	"github.com/dlclark/regexp2/v2/syntax"
 )
@@ -239,4 +240,102 @@ func cannotStartWith(next, run *simpleElem) bool {
 		return !run.set.MayOverlap(next.set)
 	}
 	return false
+}
+
+// A literal prefix filter skips a rule whose every match starts with one
+// of a few strings (a keyword list like \b(if|then|else|fi)\b, which
+// regexp2 turns into a tree of alternatives) where the text starts with
+// none of them: regexp2 would run and fail, allocating as it goes. Its
+// first characters alone let through every word that starts like a
+// keyword.
+
+// maxPrefixes bounds the strings of a filter.
+const maxPrefixes = 64
+
+// prefixFilter holds the strings, by first character.
+type prefixFilter map[rune][][]rune
+
+// newPrefixFilter returns the filter of a parsed pattern, or nil if a
+// match can start with anything, or with nothing.
+func newPrefixFilter(pattern string, tree *syntax.RegexTree) prefixFilter {
+	if ignoreCaseFlag.MatchString(pattern) || tree.Options&(syntax.IgnoreCase|syntax.RightToLeft) != 0 {
+		return nil
+	}
+	prefixes, _ := literalPrefixes(tree.Root)
+	if len(prefixes) == 0 {
+		return nil
+	}
+	f := prefixFilter{}
+	for _, p := range prefixes {
+		if len(p) == 0 {
+			return nil // a match can start with anything
+		}
+		f[p[0]] = append(f[p[0]], p)
+	}
+	return f
+}
+
+// allows reports whether text[pos:] starts with one of f's strings.
+func (f prefixFilter) allows(text []rune, pos int) bool {
+	for _, p := range f[text[pos]] {
+		if len(text)-pos >= len(p) && slices.Equal(text[pos:pos+len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// literalPrefixes returns strings one of which every match of n starts
+// with, and whether every match of n is one of them; nil if it cannot
+// tell. Zero-width assertions match the empty string.
+func literalPrefixes(n *syntax.RegexNode) (prefixes [][]rune, exact bool) {
+	if n.Options&(syntax.IgnoreCase|syntax.RightToLeft) != 0 {
+		return nil, false
+	}
+	switch n.T {
+	case syntax.NtOne:
+		return [][]rune{{n.Ch}}, true
+	case syntax.NtMulti:
+		return [][]rune{n.Str}, true
+	case syntax.NtEmpty, syntax.NtBoundary, syntax.NtNonboundary, syntax.NtBol, syntax.NtEol,
+		syntax.NtBeginning, syntax.NtStart, syntax.NtEndZ, syntax.NtEnd, syntax.NtUpdateBumpalong,
+		syntax.NtPosLook, syntax.NtNegLook:
+		return [][]rune{{}}, true
+	case syntax.NtCapture, syntax.NtGroup, syntax.NtAtomic:
+		if len(n.Children) != 1 {
+			return nil, false
+		}
+		return literalPrefixes(n.Children[0])
+	case syntax.NtConcatenate:
+		prefixes, exact = [][]rune{{}}, true
+		for _, c := range n.Children {
+			p, e := literalPrefixes(c)
+			if p == nil || len(prefixes)*len(p) > maxPrefixes {
+				return prefixes, false
+			}
+			var next [][]rune
+			for _, a := range prefixes {
+				for _, b := range p {
+					next = append(next, slices.Concat(a, b))
+				}
+			}
+			prefixes = next
+			if !e {
+				return prefixes, false
+			}
+		}
+		return prefixes, true
+	case syntax.NtAlternate:
+		exact = true
+		for _, c := range n.Children {
+			p, e := literalPrefixes(c)
+			if p == nil || len(prefixes)+len(p) > maxPrefixes {
+				return nil, false
+			}
+			prefixes = append(prefixes, p...)
+			exact = exact && e
+		}
+		return prefixes, exact
+	}
+	return nil, false
 }
