@@ -261,9 +261,7 @@ func analyse(pattern string) analysis {
 		return analysis{}
 	}
 	a := analysis{pattern: pattern, simple: newSimpleMatcher(pattern, tree), capturesIdle: capturesIdle(tree.Root)}
-	if a.simple == nil {
-		a.prefixes = newPrefixFilter(pattern, tree)
-	}
+	a.prefixes = newPrefixFilter(pattern, tree)
 	code, err := syntax.Write(tree)
 	if err != nil || code.FcPrefix == nil || code.RightToLeft {
 		return a
@@ -379,6 +377,8 @@ type fastState struct {
 	// iterators are drained before the next match is tried.
 	groups []string
 	named  map[string]string
+	// starts is simpleMatcher's scratch: where each element matched.
+	starts []int
 }
 
 // next is chroma's LexerState.Iterator, with the rules matched by match.
@@ -462,15 +462,26 @@ func (s *fastState) match(rules []fastRule) (int, *chroma.CompiledRule) {
 		if !rule.canStart(c) {
 			continue
 		}
-		if rule.simple != nil {
-			n, ok := rule.simple.match(text, pos)
-			if !ok {
-				continue
+		if sm := rule.simple; sm != nil {
+			if len(s.starts) <= sm.longest {
+				s.starts = make([]int, sm.longest+1)
 			}
-			s.groups = s.groups[:0]
-			clear(s.named)
-			s.addGroup("0", pos, n) // regexp2's name for the whole match
-			return i, rule.CompiledRule
+			end, ok, decided := sm.match(text, pos, s.starts)
+			if decided {
+				if !ok {
+					continue
+				}
+				s.groups = s.groups[:0]
+				clear(s.named)
+				s.addGroup(sm.names[0], pos, end-pos)
+				if !rule.wholeOnly {
+					for g, span := range sm.groups {
+						from, to := s.starts[span.from], s.starts[span.to]
+						s.addGroup(sm.names[g+1], from, to-from)
+					}
+				}
+				return i, rule.CompiledRule
+			}
 		}
 		if rule.prefixes != nil && !rule.prefixes.allows(text, pos) {
 			continue

@@ -2,11 +2,13 @@ package markdown
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -186,5 +188,76 @@ func FuzzFastLexer(f *testing.F) {
 			t.Skip("chroma is too slow on this input for a fair comparison")
 		}
 		sameTokens(t, lexers.Get(name), fast[name], src)
+	})
+}
+
+// simpleRules are the rules of every fastLexer that simpleMatcher takes
+// over, with their patterns.
+var simpleRules = sync.OnceValue(func() (rules []fastRule) {
+	for _, l := range lexers.GlobalLexerRegistry.Lexers {
+		f := newFastLexer(l)
+		if f == nil {
+			continue
+		}
+		for _, state := range slices.Sorted(maps.Keys(f.states)) {
+			for _, r := range f.states[state] {
+				if r.simple != nil {
+					rules = append(rules, r)
+				}
+			}
+		}
+	}
+	return rules
+})
+
+// FuzzSimpleMatcher compares simpleMatcher with regexp2, match and groups,
+// for a rule of any lexer, on arbitrary text at an arbitrary position.
+func FuzzSimpleMatcher(f *testing.F) {
+	rules := simpleRules()
+	if len(rules) < 1000 {
+		f.Fatalf("simpleMatcher takes over %d rules only", len(rules))
+	}
+	for i, s := range lexEdgeCases {
+		f.Add(uint16(i*97), uint8(0), s)
+		f.Add(uint16(i*31), uint8(1), s)
+	}
+	f.Fuzz(func(t *testing.T, rule uint16, pos uint8, text string) {
+		r := rules[int(rule)%len(rules)]
+		runes := []rune(text)
+		p := int(pos)
+		if p >= len(runes) {
+			return
+		}
+		starts := make([]int, r.simple.longest+1)
+		end, ok, decided := r.simple.match(runes, p, starts)
+		if !decided {
+			return
+		}
+		m, err := r.Regexp.FindRunesMatchStartingAt(runes, p)
+		if err != nil {
+			return // a timeout: chroma would not match either, but cannot tell
+		}
+		want := m != nil && m.RuneIndex == p
+		if ok != want {
+			t.Fatalf("%q at %d in %q: simpleMatcher %v, regexp2 %v", r.Pattern, p, text, ok, want)
+		}
+		if !ok {
+			return
+		}
+		if got, want := end, p+m.RuneLength; got != want {
+			t.Fatalf("%q at %d in %q: simpleMatcher ends at %d, regexp2 at %d", r.Pattern, p, text, got, want)
+		}
+		groups := m.Groups()
+		if len(groups) != len(r.simple.groups)+1 {
+			t.Fatalf("%q: %d groups, regexp2 %d", r.Pattern, len(r.simple.groups)+1, len(groups))
+		}
+		for i, span := range r.simple.groups {
+			g := groups[i+1]
+			from, to := starts[span.from], starts[span.to]
+			if g.Name != r.simple.names[i+1] || from != g.RuneIndex || to-from != g.RuneLength {
+				t.Fatalf("%q at %d in %q: group %d is %q [%d,%d), regexp2 %q [%d,%d)", r.Pattern, p, text, i+1,
+					r.simple.names[i+1], from, to, g.Name, g.RuneIndex, g.RuneIndex+g.RuneLength)
+			}
+		}
 	})
 }
