@@ -16,17 +16,25 @@ import (
 // chroma's regexp lexers find each token by trying the current state's
 // rules in order, each a regexp anchored at the position, until one
 // matches: a token of ordinary code costs ten to thirty regexp runs, most
-// of which fail, and each run allocates (regexp2 makes a match text and a
-// runner for it). That is most of the time and garbage of highlighting.
+// of which fail, and each run allocates (regexp2 makes a match text, a
+// match and its groups). That was most of the time and garbage of
+// highlighting.
 //
-// fastLexer tokenises with the same rules, compiled the same way, and the
-// same loop as chroma's LexerState.Iterator, so the tokens are the same;
-// but before running a rule's regexp it asks whether the character at the
-// position can start a match at all, using the set of first characters
-// that regexp2 itself computes for a pattern (and relies on when it
-// searches). Rules whose first characters do not include the one at hand
-// are skipped without running anything. Rules that can match the empty
-// string, or whose first characters regexp2 cannot tell, are always run.
+// fastLexer tokenises with the same rules, compiled the same way, in the
+// same loop as chroma's LexerState.Iterator, so the tokens are the same
+// (lex_test.go compares them for every lexer). It runs fewer regexps:
+//
+//   - a rule is skipped where the character at the position cannot start
+//     a match (by the first characters regexp2 computes for a pattern and
+//     relies on when it searches), and where the text starts with none of
+//     the strings every match starts with (keyword lists);
+//   - a plain pattern is matched by a simpleMatcher (simple.go);
+//   - a rule whose groups nobody reads runs a regexp that does not
+//     capture.
+//
+// And it allocates less per token: a match's groups are slices of the
+// text, kept in one slice and one map refilled at each match, and a plain
+// token type's token is returned without making chroma's iterator for it.
 
 // fastLexer is a chroma.RegexLexer's rules, compiled for tokenising.
 type fastLexer struct {
@@ -37,13 +45,13 @@ type fastLexer struct {
 	states map[string][]fastRule
 }
 
-// fastRule is a compiled rule and the characters that can start a match
-// of it: ascii has bit c set for each such c below 128 (a table, because
-// CharSet.CharIn copies the set at each call), and first, when not nil,
-// holds them all (nil: any character can start a match, or the rule can
-// match the empty string).
+// fastRule is a compiled rule and what fastLexer knows of it.
 type fastRule struct {
 	*chroma.CompiledRule
+	// ascii has bit c set for each character c below 128 that can start
+	// a match (a table, because CharSet.CharIn copies the set at each
+	// call), and first, when not nil, holds them all (nil: any character
+	// can start a match, or the rule can match the empty string).
 	ascii [2]uint64
 	first *syntax.CharSet
 	// simple, when not nil, matches the rule's pattern in place of its
@@ -51,9 +59,8 @@ type fastRule struct {
 	simple *simpleMatcher
 	// wholeOnly is true when nothing reads a match's groups but the
 	// whole match: the rule emits a plain token type and its mutator, if
-	// any, only pushes or pops states.
-	// Then only the whole match is kept in LexerState.Groups, and regexp2
-	// need not make the others.
+	// any, only pushes or pops states. Then only the whole match is kept
+	// in LexerState.Groups, and regexp2 need not make the others.
 	wholeOnly bool
 	// regexp is the rule's regexp, or for a wholeOnly rule whose groups
 	// only group, the same without capturing groups.
@@ -250,8 +257,9 @@ type analysis struct {
 }
 
 // analyse parses a pattern without chroma's \G anchor, as regexp2 does
-// for a search, and takes the first characters that regexp2 computes for
-// it. A pattern that itself uses \G is left alone.
+// for a search, takes the first characters that regexp2 computes for it,
+// and makes its simpleMatcher and prefix filter if it has them. A pattern
+// that itself uses \G is left alone.
 func analyse(pattern string) analysis {
 	if strings.Contains(pattern, `\G`) {
 		return analysis{}
