@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"sync"
@@ -387,6 +388,8 @@ type fastState struct {
 	named  map[string]string
 	// starts is simpleMatcher's scratch: where each element matched.
 	starts []int
+	// stalls counts the matches in a row that consumed nothing.
+	stalls int
 }
 
 // next is chroma's LexerState.Iterator, with the rules matched by match.
@@ -415,12 +418,14 @@ func (s *fastState) next() chroma.Token {
 		l.Rule = index
 		l.Groups = s.groups
 		l.NamedGroups = s.named
+		before := l.Pos
 		l.Pos += utf8.RuneCountInString(s.groups[0])
 		if rule.Mutator != nil {
 			if err := rule.Mutator.Mutate(l); err != nil {
 				panic(err)
 			}
 		}
+		s.checkProgress(before)
 		if t, ok := rule.Type.(chroma.TokenType); ok {
 			// What TokenType.Emit's iterator would give, without making
 			// it: the stack is empty, so this token is the next.
@@ -440,6 +445,29 @@ func (s *fastState) next() chroma.Token {
 		return chroma.Token{Type: chroma.Error, Value: value}
 	}
 	return chroma.EOF
+}
+
+// maxStalls bounds the matches in a row that consume nothing. Some of
+// chroma's lexers never end on some inputs (JSONata and Jungle, after an
+// unterminated string, match the empty string forever, making an empty
+// token each time); chroma would hang the build there. A lexer that ends
+// does not come near this many.
+const maxStalls = 10000
+
+// errLexerStalls stops a tokenisation that does not move on: highlight
+// recovers from the panic and shows the block plain.
+var errLexerStalls = errors.New("markdown: the lexer matches nothing forever")
+
+// checkProgress counts the matches in a row that left the position at
+// before, and panics with errLexerStalls past maxStalls.
+func (s *fastState) checkProgress(before int) {
+	if s.st.Pos != before {
+		s.stalls = 0
+		return
+	}
+	if s.stalls++; s.stalls > maxStalls {
+		panic(errLexerStalls)
+	}
 }
 
 // pending returns the next token of the iterators stacked by emitters.
