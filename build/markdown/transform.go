@@ -107,7 +107,8 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 	var tooDeep []ast.Node
 	depth := 0 // of nested quotes and lists
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		nests := n.Kind() == ast.KindBlockquote || n.Kind() == ast.KindList
+		kind := n.Kind()
+		nests := kind == ast.KindBlockquote || kind == ast.KindList
 		if !entering {
 			if nests {
 				depth--
@@ -152,12 +153,14 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 
 	out := make([]Heading, 0, len(headings))
 	if len(headings) > 0 {
-		ids := idSet{used: make(map[string]bool, len(headings)), next: map[string]int{}}
-		for _, h := range headings {
+		ids := idSet{used: make(map[string]bool, len(headings))}
+		nodes := make([]headingNode, len(headings)) // one allocation
+		for i, h := range headings {
 			text := collapse(plainText(h, src, true))
 			id := opt.IDPrefix + ids.unique(slug(text))
 			level := min(max(h.Level+opt.HeadingShift, 1), 6)
-			replaceKeepingChildren(h, &headingNode{level: level, id: id})
+			nodes[i].level, nodes[i].id = level, id
+			replaceKeepingChildren(h, &nodes[i])
 			out = append(out, Heading{Level: level, ID: id, Text: text})
 		}
 	}
@@ -405,9 +408,22 @@ const maxIDLen = 80
 // page's own ids) gets "h-" in front.
 func slug(text string) string {
 	var b strings.Builder
+	b.Grow(min(len(text), maxIDLen+utf8.UTFMax))
 	for _, r := range text {
 		if b.Len() >= maxIDLen {
 			break
+		}
+		if r < utf8.RuneSelf {
+			// The cases below for ASCII, without the Unicode tables.
+			switch {
+			case r == ' ':
+				b.WriteByte('-')
+			case r == '-' || r == '_' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+				b.WriteByte(byte(r))
+			case 'A' <= r && r <= 'Z':
+				b.WriteByte(byte(r) + 'a' - 'A')
+			}
+			continue
 		}
 		switch {
 		case r == ' ':
@@ -453,6 +469,9 @@ func (s *idSet) unique(base string) string {
 			if !s.used[id] {
 				break
 			}
+		}
+		if s.next == nil {
+			s.next = map[string]int{} // only bodies with repeated headings need it
 		}
 		s.next[base] = i
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -57,6 +58,25 @@ func TestCollapse(t *testing.T) {
 		want := strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
 		if got := collapse(s); got != want {
 			t.Errorf("collapse(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestSlugASCII checks slug's shortcut for ASCII against the Unicode
+// tables it stands for.
+func TestSlugASCII(t *testing.T) {
+	for c := rune(0); c < utf8.RuneSelf; c++ {
+		want := ""
+		switch {
+		case c == ' ':
+			want = "-"
+		case c == '-' || c == '_':
+			want = string(c)
+		case unicode.IsLetter(c) || unicode.IsDigit(c) || unicode.IsNumber(c) || unicode.Is(unicode.M, c) || unicode.Is(unicode.Pc, c):
+			want = string(unicode.ToLower(c))
+		}
+		if got := slug("x" + string(c) + "y"); got != "x"+want+"y" {
+			t.Errorf("slug(%q) = %q, want %q", "x"+string(c)+"y", got, "x"+want+"y")
 		}
 	}
 }
