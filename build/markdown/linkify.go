@@ -79,16 +79,22 @@ func mayStartLink(line []byte) bool {
 	if util.IsPunct(line[0]) {
 		return false
 	}
-	for _, c := range line[:min(len(line), 65)] {
-		if c == '@' {
-			return true
-		}
-		if c <= ' ' || c > '~' {
-			return false
-		}
+	local := line[:min(len(line), 65)]
+	i := 0
+	for i < len(local) && localPart[local[i]] {
+		i++
 	}
-	return false
+	return i < len(local) && local[i] == '@'
 }
+
+// localPart holds the bytes an e-mail address's local part may have, and
+// more: printable ASCII but "@".
+var localPart = func() (t [256]bool) {
+	for c := '!'; c <= '~'; c++ {
+		t[c] = c != '@'
+	}
+	return t
+}()
 
 // linkStarts holds the first bytes of linkifyProtocols and "www.".
 var linkStarts = func() (t [256]bool) {
