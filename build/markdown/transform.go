@@ -101,46 +101,10 @@ const maxNesting = 32
 // ids, settles every link and image and every fenced block's highlighting,
 // and returns the headings.
 func transform(doc ast.Node, src []byte, opt Options) []Heading {
-	var headings []*ast.Heading
-	var links []ast.Node // links, images and autolinks, in document order
-	var fences []*ast.FencedCodeBlock
-	var tooDeep []ast.Node
-	depth := 0 // of nested quotes and lists
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		kind := n.Kind()
-		nests := kind == ast.KindBlockquote || kind == ast.KindList
-		if !entering {
-			if nests {
-				depth--
-			}
-			return ast.WalkContinue, nil
-		}
-		if nests {
-			if depth == maxNesting {
-				tooDeep = append(tooDeep, n)
-				return ast.WalkSkipChildren, nil
-			}
-			depth++
-		}
-		// Defence in depth: the attribute syntax is off, so no node has
-		// attributes from the source; drop any all the same.
-		if n.Attributes() != nil {
-			n.RemoveAttributes()
-		}
-		switch n := n.(type) {
-		case *ast.Heading:
-			headings = append(headings, n)
-		case *ast.Link, *ast.Image, *ast.AutoLink:
-			links = append(links, n)
-		case *ast.FencedCodeBlock:
-			fences = append(fences, n)
-		case *ast.String:
-			// A "code" String is written unescaped; only the typographer
-			// makes them, and it is off.
-			n.SetCode(false)
-		}
-		return ast.WalkContinue, nil
-	})
+	var c collected
+	c.check(doc)
+	c.visit(doc, 0)
+	headings, links, fences, tooDeep := c.headings, c.links, c.fences, c.tooDeep
 
 	// Quotes and lists nested past maxNesting are shown as their text:
 	// browsers flatten deep trees anyway (Chromium past 512 elements), and
@@ -184,6 +148,53 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 		}
 	}
 	return out
+}
+
+// collected holds the nodes transform works on, in document order.
+type collected struct {
+	headings []*ast.Heading
+	links    []ast.Node // links, images and autolinks
+	fences   []*ast.FencedCodeBlock
+	tooDeep  []ast.Node // quotes and lists nested past maxNesting
+}
+
+// visit collects n's descendants; depth is the number of quotes and lists
+// n is in. (A walk of its own: ast.Walk calls a closure twice per node,
+// which costs more than the work done here.)
+func (c *collected) visit(n ast.Node, depth int) {
+	for n := n.FirstChild(); n != nil; n = n.NextSibling() {
+		d := depth
+		if kind := n.Kind(); kind == ast.KindBlockquote || kind == ast.KindList {
+			if depth == maxNesting {
+				c.tooDeep = append(c.tooDeep, n)
+				continue
+			}
+			d++
+		}
+		c.check(n)
+		c.visit(n, d)
+	}
+}
+
+// check collects n if transform works on it.
+func (c *collected) check(n ast.Node) {
+	// Defence in depth: the attribute syntax is off, so no node has
+	// attributes from the source; drop any all the same.
+	if n.Attributes() != nil {
+		n.RemoveAttributes()
+	}
+	switch n := n.(type) {
+	case *ast.Heading:
+		c.headings = append(c.headings, n)
+	case *ast.Link, *ast.Image, *ast.AutoLink:
+		c.links = append(c.links, n)
+	case *ast.FencedCodeBlock:
+		c.fences = append(c.fences, n)
+	case *ast.String:
+		// A "code" String is written unescaped; only the typographer
+		// makes them, and it is off.
+		n.SetCode(false)
+	}
 }
 
 // linesValue is lines.Value(src) without the copy when the lines are one
