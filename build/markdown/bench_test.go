@@ -1,12 +1,17 @@
 package markdown
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/skilldex/skilldex/build/skill"
+	"github.com/skilldex/skilldex/build/source"
+	"github.com/skilldex/skilldex/build/uasp"
 	"github.com/skilldex/skilldex/internal/catalogen"
+	"github.com/skilldex/skilldex/internal/testutil"
 )
 
 // benchBodies returns the bodies of n skills made by catalogen: the
@@ -101,4 +106,102 @@ func BenchmarkPlain(b *testing.B) {
 		_ = Plain(bodies[i%len(bodies)], 160)
 		i++
 	}
+}
+
+// doc is one Markdown document the build renders, with the options it
+// renders it with.
+type doc struct {
+	src []byte
+	opt Options
+}
+
+// catalogDocs returns what a build renders for the skills under root: each
+// skill's body (HeadingShift 1) and its UASP sections (IDPrefix "uasp-"),
+// given or derived, as build/site does. It skips the benchmark when root
+// is absent: the generated catalog lives in a cache that make bench fills.
+func catalogDocs(b testing.TB, root string) (docs []doc, size int64) {
+	b.Helper()
+	if _, err := os.Stat(root); err != nil {
+		b.Skipf("no catalog at %s", root)
+	}
+	found, err := source.Discover(context.Background(), []string{root}, source.DefaultOptions)
+	if err != nil {
+		b.Fatal(err)
+	}
+	resolve := func(dest string) (string, bool) { return "/skills/x/" + dest, true }
+	for _, in := range found.Inputs {
+		s := skill.Parse(in)
+		if len(s.Body) > 0 {
+			docs = append(docs, doc{s.Body, Options{ResolveLink: resolve, HeadingShift: 1}})
+		}
+		if d, _ := uasp.ForSkill(s); d != nil {
+			docs = append(docs, doc{uasp.SectionsMarkdown(d, 1), Options{ResolveLink: resolve, IDPrefix: "uasp-"}})
+		}
+	}
+	if len(docs) == 0 {
+		b.Skipf("no skills in %s", root)
+	}
+	for _, d := range docs {
+		size += int64(len(d.src))
+	}
+	return docs, size
+}
+
+// catalogBenchRoots are the catalogs BenchmarkRenderCatalog renders: the
+// 1,000 generated skills make bench writes (internal/sitebench's cache:
+// $SKILLDEX_BENCH_CACHE, else the user cache folder) and the shared corpus
+// of real skills.
+func catalogBenchRoots(tb testing.TB) []struct{ name, root string } {
+	cache := os.Getenv("SKILLDEX_BENCH_CACHE")
+	if cache == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			dir = os.TempDir()
+		}
+		cache = filepath.Join(dir, "skilldex-bench")
+	}
+	return []struct{ name, root string }{
+		{"generated-1000", filepath.Join(cache, "catalog-1000")},
+		{"corpus", filepath.Join(testutil.ProjectRoot(tb), "..", "shared", "corpus")},
+	}
+}
+
+// BenchmarkRenderCatalog renders every body and UASP section document of a
+// catalog once per op, the highlight cache emptied first: what one build
+// process spends in Render, cache hits across skills included.
+func BenchmarkRenderCatalog(b *testing.B) {
+	for _, c := range catalogBenchRoots(b) {
+		b.Run(c.name, func(b *testing.B) {
+			docs, size := catalogDocs(b, c.root)
+			b.SetBytes(size)
+			b.ReportAllocs()
+			start := cpuTime()
+			for b.Loop() {
+				resetHighlightCache()
+				for _, d := range docs {
+					if _, err := Render(d.src, d.opt); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			reportCPU(b, start)
+		})
+	}
+}
+
+// reportCPU reports the process's CPU time per op since start, garbage
+// collection on other threads included: on a shared machine, wall time
+// per op also counts the time spent waiting for a CPU.
+func reportCPU(b *testing.B, start time.Duration) {
+	if end := cpuTime(); start >= 0 && end >= 0 {
+		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// resetHighlightCache empties the highlight cache, as a new process
+// starts.
+func resetHighlightCache() {
+	hlCache.Lock()
+	hlCache.m, hlCache.size = nil, 0
+	hlCache.Unlock()
 }

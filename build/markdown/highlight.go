@@ -143,7 +143,7 @@ func highlight(lexer chroma.Lexer, code []byte) (out *bytes.Buffer) {
 			out = nil
 		}
 	}()
-	it, err := lexer.Tokenise(nil, string(code))
+	it, err := tokenise(lexer, string(code))
 	if err != nil {
 		putScratch(buf)
 		return nil

@@ -53,6 +53,7 @@ import (
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
@@ -103,10 +104,10 @@ type Result struct {
 // state (the Options, heading ids, the highlighting budget) lives in the
 // AST, which the transform stage of Render fills in before rendering.
 var md = goldmark.New(
+	goldmark.WithParser(newParser()),
 	goldmark.WithExtensions(
-		// Linkify only turns http(s) URLs, www. names and e-mail
-		// addresses into links; ftp: and the like stay text.
-		extension.NewLinkify(extension.WithLinkifyAllowedProtocols([]string{"http:", "https:", "mailto:"})),
+		// extension.Linkify with linkifyProtocols, made cheaper.
+		linkify{},
 		// align="..." rather than goldmark's default style="text-align:
 		// ...", which the Content Security Policy would block.
 		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
@@ -118,7 +119,7 @@ var md = goldmark.New(
 	// set attributes, and heading ids are made by Render. The default
 	// renderer is not Unsafe. Ours (priority 0) takes over the node kinds
 	// where safety is decided: headings, links, images, raw HTML, code.
-	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(nodeRenderer{}, 0))),
+	goldmark.WithRendererOptions(html.WithWriter(textWriter), renderer.WithNodeRenderers(util.Prioritized(nodeRenderer{}, 0))),
 )
 
 // buffers pools the output buffer and its bufio.Writer across calls, so
@@ -210,7 +211,30 @@ func validUTF8(src []byte) []byte {
 // collapse turns every run of white space into one space and trims the
 // ends.
 func collapse(s string) string {
+	if collapsed(s) {
+		return s // most headings: no need to split and join
+	}
 	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+}
+
+// collapsed reports whether s is ASCII with single spaces between words
+// and none at the ends: whether collapse(s) == s, for such s.
+func collapsed(s string) bool {
+	if s == "" {
+		return true
+	}
+	if s[0] == ' ' || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return false // Unicode or other white space: let FieldsFunc judge
+		case c == ' ' && s[i-1] == ' ':
+			return false
+		}
+	}
+	return true
 }
 
 // truncate cuts s to at most max runes, at a word boundary if there is one

@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/util"
@@ -17,39 +19,107 @@ type nodeRenderer struct{}
 
 // RegisterFuncs implements renderer.NodeRenderer.
 func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(ast.KindHeading, renderHeading)
+	reg.Register(kindHeading, renderHeadingNode)
 	reg.Register(ast.KindHTMLBlock, renderHTMLBlock)
 	reg.Register(ast.KindRawHTML, renderRawHTML)
 	reg.Register(kindLink, renderLink)
 	reg.Register(kindImage, renderImage)
 	reg.Register(kindLiteral, renderLiteral)
 	reg.Register(kindCode, renderCode)
+	reg.Register(east.KindTableCell, renderTableCell)
 	// The transform replaces these; should one remain, it shows as its
-	// text (or, for code, plain), never with a URL nobody checked.
+	// text (or, for code, plain; a heading has no id), never with a URL
+	// nobody checked.
+	reg.Register(ast.KindHeading, renderHeading)
 	reg.Register(ast.KindLink, renderNothing)
 	reg.Register(ast.KindImage, renderNothing)
 	reg.Register(ast.KindAutoLink, renderAutoLinkText)
 	reg.Register(ast.KindFencedCodeBlock, renderFencedPlain)
 }
 
+// textWriter writes text as goldmark's html.DefaultWriter does, which is
+// the one md's renderers use; see fastTextWriter.
+var textWriter = fastTextWriter{html.DefaultWriter}
+
+// fastTextWriter is an html.Writer with a shortcut: text with no
+// backslash, no "&" and no NUL has no escape, reference or NUL to
+// resolve, and for such text the wrapped writer's Write does exactly what
+// its RawWrite does, after a first pass over every byte to find none.
+// Most text is such text.
+type fastTextWriter struct {
+	html.Writer
+}
+
+// Write implements html.Writer.
+func (t fastTextWriter) Write(w util.BufWriter, source []byte) {
+	if bytes.IndexByte(source, '\\') < 0 && bytes.IndexByte(source, '&') < 0 && bytes.IndexByte(source, 0) < 0 {
+		t.Writer.RawWrite(w, source)
+		return
+	}
+	t.Writer.Write(w, source)
+}
+
 const relExternal = ` rel="nofollow noopener noreferrer"`
 
 func renderHeading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
-	n := node.(*ast.Heading)
-	level := strconv.Itoa(min(max(n.Level, 1), 6))
+	level := strconv.Itoa(min(max(node.(*ast.Heading).Level, 1), 6))
 	if entering {
-		_, _ = w.WriteString("<h" + level)
-		if id, ok := n.AttributeString("id"); ok {
-			if id, ok := id.([]byte); ok {
-				_, _ = w.WriteString(` id="`)
-				_, _ = w.Write(util.EscapeHTML(id))
-				_ = w.WriteByte('"')
-			}
-		}
-		_ = w.WriteByte('>')
+		_, _ = w.WriteString("<h" + level + ">")
 	} else {
 		_, _ = w.WriteString("</h" + level + ">\n")
 	}
+	return ast.WalkContinue, nil
+}
+
+func renderHeadingNode(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*headingNode)
+	level := byte('0' + min(max(n.level, 1), 6))
+	if entering {
+		_, _ = w.WriteString("<h")
+		_ = w.WriteByte(level)
+		_, _ = w.WriteString(` id="`)
+		_, _ = w.Write(util.EscapeHTML(util.StringToReadOnlyBytes(n.id)))
+		_, _ = w.WriteString(`">`)
+	} else {
+		_, _ = w.WriteString("</h")
+		_ = w.WriteByte(level)
+		_, _ = w.WriteString(">\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+// renderTableCell is goldmark's TableHTMLRenderer.renderTableCell (v1.8.7)
+// for md's table options (alignment as an align attribute), without the
+// fmt.Fprintf calls that allocate for every cell.
+func renderTableCell(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*east.TableCell)
+	tag := "td"
+	if n.Parent().Kind() == east.KindTableHeader {
+		tag = "th"
+	}
+	if !entering {
+		_, _ = w.WriteString("</")
+		_, _ = w.WriteString(tag)
+		_, _ = w.WriteString(">\n")
+		return ast.WalkContinue, nil
+	}
+	_ = w.WriteByte('<')
+	_, _ = w.WriteString(tag)
+	if n.Alignment != east.AlignNone {
+		if _, ok := n.AttributeString("align"); !ok {
+			_, _ = w.WriteString(` align="`)
+			_, _ = w.WriteString(n.Alignment.String())
+			_ = w.WriteByte('"')
+		}
+	}
+	if n.Attributes() != nil { // never: the transform removes them
+		filter := extension.TableTdCellAttributeFilter
+		if tag == "th" {
+			filter = extension.TableThCellAttributeFilter
+		}
+		html.RenderAttributes(w, n, filter)
+	}
+	_ = w.WriteByte('>')
 	return ast.WalkContinue, nil
 }
 
@@ -75,7 +145,7 @@ func renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bo
 		return ast.WalkSkipChildren, nil
 	}
 	_, _ = w.WriteString("<p>")
-	html.DefaultWriter.RawWrite(w, raw)
+	textWriter.RawWrite(w, raw)
 	_, _ = w.WriteString("</p>\n")
 	return ast.WalkSkipChildren, nil
 }
@@ -95,7 +165,7 @@ func renderRawHTML(w util.BufWriter, source []byte, node ast.Node, entering bool
 	}
 	for i := range segs.Len() {
 		seg := segs.At(i)
-		html.DefaultWriter.RawWrite(w, seg.Value(source))
+		textWriter.RawWrite(w, seg.Value(source))
 	}
 	return ast.WalkSkipChildren, nil
 }
@@ -142,13 +212,13 @@ func writeTitle(w util.BufWriter, title []byte) {
 		return
 	}
 	_, _ = w.WriteString(` title="`)
-	html.DefaultWriter.Write(w, title)
+	textWriter.Write(w, title)
 	_ = w.WriteByte('"')
 }
 
 func renderLiteral(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
-		html.DefaultWriter.RawWrite(w, node.(*literalNode).value)
+		textWriter.RawWrite(w, node.(*literalNode).value)
 	}
 	return ast.WalkSkipChildren, nil
 }
@@ -171,7 +241,7 @@ func renderCode(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.W
 	} else {
 		_, _ = w.WriteString("<pre><code>")
 	}
-	html.DefaultWriter.RawWrite(w, n.code)
+	textWriter.RawWrite(w, n.code)
 	_, _ = w.WriteString("</code></pre>\n")
 	return ast.WalkSkipChildren, nil
 }
@@ -182,7 +252,7 @@ func renderNothing(util.BufWriter, []byte, ast.Node, bool) (ast.WalkStatus, erro
 
 func renderAutoLinkText(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
-		html.DefaultWriter.RawWrite(w, node.(*ast.AutoLink).Label(source))
+		textWriter.RawWrite(w, node.(*ast.AutoLink).Label(source))
 	}
 	return ast.WalkSkipChildren, nil
 }
@@ -190,7 +260,7 @@ func renderAutoLinkText(w util.BufWriter, source []byte, node ast.Node, entering
 func renderFencedPlain(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
 		_, _ = w.WriteString("<pre><code>")
-		html.DefaultWriter.RawWrite(w, node.Lines().Value(source))
+		textWriter.RawWrite(w, node.Lines().Value(source))
 		_, _ = w.WriteString("</code></pre>\n")
 	}
 	return ast.WalkSkipChildren, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -20,11 +21,24 @@ import (
 // only: if one slipped through the transform, it would fail closed.
 
 var (
+	kindHeading = ast.NewNodeKind("SkilldexHeading")
 	kindLink    = ast.NewNodeKind("SkilldexLink")
 	kindImage   = ast.NewNodeKind("SkilldexImage")
 	kindLiteral = ast.NewNodeKind("SkilldexLiteral")
 	kindCode    = ast.NewNodeKind("SkilldexCode")
 )
+
+// headingNode is a heading with its level and id settled. (An id set as
+// a goldmark attribute would cost a 400-byte attribute table per
+// heading.)
+type headingNode struct {
+	ast.BaseBlock
+	level int
+	id    string
+}
+
+func (n *headingNode) Kind() ast.NodeKind            { return kindHeading }
+func (n *headingNode) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
 
 // linkNode is a link whose href is decided and safe.
 type linkNode struct {
@@ -87,45 +101,10 @@ const maxNesting = 32
 // ids, settles every link and image and every fenced block's highlighting,
 // and returns the headings.
 func transform(doc ast.Node, src []byte, opt Options) []Heading {
-	var headings []*ast.Heading
-	var links []ast.Node // links, images and autolinks, in document order
-	var fences []*ast.FencedCodeBlock
-	var tooDeep []ast.Node
-	depth := 0 // of nested quotes and lists
-	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-		nests := n.Kind() == ast.KindBlockquote || n.Kind() == ast.KindList
-		if !entering {
-			if nests {
-				depth--
-			}
-			return ast.WalkContinue, nil
-		}
-		if nests {
-			if depth == maxNesting {
-				tooDeep = append(tooDeep, n)
-				return ast.WalkSkipChildren, nil
-			}
-			depth++
-		}
-		// Defence in depth: the attribute syntax is off, so no node has
-		// attributes from the source; drop any all the same.
-		if n.Attributes() != nil {
-			n.RemoveAttributes()
-		}
-		switch n := n.(type) {
-		case *ast.Heading:
-			headings = append(headings, n)
-		case *ast.Link, *ast.Image, *ast.AutoLink:
-			links = append(links, n)
-		case *ast.FencedCodeBlock:
-			fences = append(fences, n)
-		case *ast.String:
-			// A "code" String is written unescaped; only the typographer
-			// makes them, and it is off.
-			n.SetCode(false)
-		}
-		return ast.WalkContinue, nil
-	})
+	var c collected
+	c.check(doc)
+	c.visit(doc, 0)
+	headings, links, fences, tooDeep := c.headings, c.links, c.fences, c.tooDeep
 
 	// Quotes and lists nested past maxNesting are shown as their text:
 	// browsers flatten deep trees anyway (Chromium past 512 elements), and
@@ -138,13 +117,15 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 
 	out := make([]Heading, 0, len(headings))
 	if len(headings) > 0 {
-		ids := idSet{used: make(map[string]bool, len(headings)), next: map[string]int{}}
-		for _, h := range headings {
+		ids := idSet{used: make(map[string]bool, len(headings))}
+		nodes := make([]headingNode, len(headings)) // one allocation
+		for i, h := range headings {
 			text := collapse(plainText(h, src, true))
 			id := opt.IDPrefix + ids.unique(slug(text))
-			h.Level = min(max(h.Level+opt.HeadingShift, 1), 6)
-			h.SetAttributeString("id", []byte(id))
-			out = append(out, Heading{Level: h.Level, ID: id, Text: text})
+			level := min(max(h.Level+opt.HeadingShift, 1), 6)
+			nodes[i].level, nodes[i].id = level, id
+			replaceKeepingChildren(h, &nodes[i])
+			out = append(out, Heading{Level: level, ID: id, Text: text})
 		}
 	}
 
@@ -155,7 +136,7 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 	highlight := len(fences) <= maxHighlightBlocks
 	budget := maxHighlightBytes
 	for _, f := range fences {
-		c := &codeNode{code: f.Lines().Value(src)}
+		c := &codeNode{code: linesValue(f.Lines(), src)}
 		c.lang = language(f, src)
 		if highlight && c.lang != "" && len(c.code) <= maxHighlightBlock && len(c.code) <= budget {
 			if c.lexer = lexerFor(c.lang); c.lexer != nil {
@@ -167,6 +148,73 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 		}
 	}
 	return out
+}
+
+// collected holds the nodes transform works on, in document order.
+type collected struct {
+	headings []*ast.Heading
+	links    []ast.Node // links, images and autolinks
+	fences   []*ast.FencedCodeBlock
+	tooDeep  []ast.Node // quotes and lists nested past maxNesting
+}
+
+// visit collects n's descendants; depth is the number of quotes and lists
+// n is in. (A walk of its own: ast.Walk calls a closure twice per node,
+// which costs more than the work done here.)
+func (c *collected) visit(n ast.Node, depth int) {
+	for n := n.FirstChild(); n != nil; n = n.NextSibling() {
+		d := depth
+		if kind := n.Kind(); kind == ast.KindBlockquote || kind == ast.KindList {
+			if depth == maxNesting {
+				c.tooDeep = append(c.tooDeep, n)
+				continue
+			}
+			d++
+		}
+		c.check(n)
+		c.visit(n, d)
+	}
+}
+
+// check collects n if transform works on it.
+func (c *collected) check(n ast.Node) {
+	// Defence in depth: the attribute syntax is off, so no node has
+	// attributes from the source; drop any all the same.
+	if n.Attributes() != nil {
+		n.RemoveAttributes()
+	}
+	switch n := n.(type) {
+	case *ast.Heading:
+		c.headings = append(c.headings, n)
+	case *ast.Link, *ast.Image, *ast.AutoLink:
+		c.links = append(c.links, n)
+	case *ast.FencedCodeBlock:
+		c.fences = append(c.fences, n)
+	case *ast.String:
+		// A "code" String is written unescaped; only the typographer
+		// makes them, and it is off.
+		n.SetCode(false)
+	}
+}
+
+// linesValue is lines.Value(src) without the copy when the lines are one
+// run of src, as a fenced block's are unless it is indented or ends the
+// file without a newline. (A code line is ForceNewline: Value adds a
+// newline if it does not end with one.)
+func linesValue(lines *text.Segments, src []byte) []byte {
+	n := lines.Len()
+	if n == 0 {
+		return nil
+	}
+	for i := range n {
+		seg := lines.At(i)
+		addsNewline := seg.ForceNewline && seg.Stop > seg.Start && src[seg.Stop-1] != '\n'
+		if seg.Padding != 0 || addsNewline || i > 0 && seg.Start != lines.At(i-1).Stop {
+			return lines.Value(src)
+		}
+	}
+	start, stop := lines.At(0).Start, lines.At(n-1).Stop
+	return src[start:stop:stop]
 }
 
 // settleLink replaces a link, image or autolink with a linkNode, an
@@ -371,9 +419,22 @@ const maxIDLen = 80
 // page's own ids) gets "h-" in front.
 func slug(text string) string {
 	var b strings.Builder
+	b.Grow(min(len(text), maxIDLen+utf8.UTFMax))
 	for _, r := range text {
 		if b.Len() >= maxIDLen {
 			break
+		}
+		if r < utf8.RuneSelf {
+			// The cases below for ASCII, without the Unicode tables.
+			switch {
+			case r == ' ':
+				b.WriteByte('-')
+			case r == '-' || r == '_' || 'a' <= r && r <= 'z' || '0' <= r && r <= '9':
+				b.WriteByte(byte(r))
+			case 'A' <= r && r <= 'Z':
+				b.WriteByte(byte(r) + 'a' - 'A')
+			}
+			continue
 		}
 		switch {
 		case r == ' ':
@@ -419,6 +480,9 @@ func (s *idSet) unique(base string) string {
 			if !s.used[id] {
 				break
 			}
+		}
+		if s.next == nil {
+			s.next = map[string]int{} // only bodies with repeated headings need it
 		}
 		s.next[base] = i
 	}

@@ -1,0 +1,133 @@
+package markdown
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// linkifySeeds are lines around linkify's decisions.
+var linkifySeeds = []string{
+	"see https://a.example/x?y=(1). and http://b.example",
+	"www.c.example/path, (www.d.example) *www.e.example* ~www.f.example~",
+	"_g@h.example_ (i@j.example)",
+	"mail a.b+c@k.example or mailto:l@m.example; not @n or o@ or p@q",
+	"ftp://r.example ~http://s.example~ hxxp://t.example wwwx.example",
+	strings.Repeat("x", 64) + "@u.example " + strings.Repeat("y", 65) + "@v.example",
+	"-w@x.example .y@z.example é@a.example",
+}
+
+// FuzzLinkifyFilter checks the filter's one claim: where mayStartLink is
+// false, goldmark's linkify parser finds nothing.
+func FuzzLinkifyFilter(f *testing.F) {
+	for _, s := range linkifySeeds {
+		for i := range len(s) {
+			f.Add(s[i:])
+		}
+	}
+	p := extension.NewLinkifyParser(extension.WithLinkifyAllowedProtocols(linkifyProtocols))
+	f.Fuzz(func(t *testing.T, line string) {
+		line, _, _ = strings.Cut(line, "\n")
+		src := []byte(line + "\n")
+		if mayStartLink(src) {
+			return
+		}
+		if n := p.Parse(ast.NewParagraph(), text.NewReader(src), parser.NewContext()); n != nil {
+			t.Fatalf("mayStartLink(%q) is false, but linkify finds %s", src, n.Kind())
+		}
+	})
+}
+
+// plainParser is md without the filters: goldmark's default parser and
+// its own Linkify extension.
+var plainParser = goldmark.New(goldmark.WithExtensions(
+	extension.NewLinkify(extension.WithLinkifyAllowedProtocols(linkifyProtocols)),
+	extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
+	extension.Strikethrough,
+	extension.TaskList,
+	extension.Footnote,
+)).Parser()
+
+// linkRefSeeds are paragraphs around link reference definitions.
+var linkRefSeeds = []string{
+	"[a]: https://a.example\n\n[a]\n",
+	"   [b]: /b 'title'\ntext after\n\n[b]\n",
+	"text\n[c]: /c\n\n[c]\n",
+	"\t[d]: /d\n\n[d]\n",
+	"> [e]: /e\n>\n> [e]\n",
+	"- [f]: /f\n\n  [f]\n",
+	"[g]:\n/g\n\"t\"\n[h]: <> [i]\n\n[g] [h]\n",
+	" \u00a0[j]: /j\n\n[j]\n",
+}
+
+// TestParserSameTree checks that md's parser, with the filters, builds
+// the same tree as goldmark's own, on the golden inputs, the fuzz seeds
+// and the corpus bodies.
+func TestParserSameTree(t *testing.T) {
+	inputs := corpusBodies(t)
+	goldens, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.md"))
+	for _, g := range goldens {
+		src, err := os.ReadFile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, src)
+	}
+	for _, s := range slices.Concat(linkifySeeds, linkRefSeeds, fuzzSeeds) {
+		inputs = append(inputs, []byte(s))
+	}
+	for _, src := range inputs {
+		sameTree(t, src)
+	}
+}
+
+// FuzzParserSameTree is TestParserSameTree on arbitrary bodies.
+func FuzzParserSameTree(f *testing.F) {
+	for _, s := range slices.Concat(linkifySeeds, linkRefSeeds, fuzzSeeds) {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(sameTree)
+}
+
+func sameTree(t *testing.T, src []byte) {
+	want := treeString(plainParser.Parse(text.NewReader(src)), src)
+	got := treeString(md.Parser().Parse(text.NewReader(src)), src)
+	if got != want {
+		t.Errorf("trees differ for %.80q:\ngoldmark %s\nmd       %s", src, want, got)
+	}
+}
+
+// treeString writes a tree's nodes with what distinguishes them: kinds,
+// text segments and line breaks, autolink URLs, link destinations.
+func treeString(doc ast.Node, src []byte) string {
+	var b bytes.Buffer
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			b.WriteString(")")
+			return ast.WalkContinue, nil
+		}
+		b.WriteString("(" + n.Kind().String())
+		switch n := n.(type) {
+		case *ast.Text:
+			fmt.Fprintf(&b, " %d-%d %v %v %v", n.Segment.Start, n.Segment.Stop, n.SoftLineBreak(), n.HardLineBreak(), n.IsRaw())
+		case *ast.AutoLink:
+			fmt.Fprintf(&b, " %d %q %q", n.AutoLinkType, n.URL(src), n.Protocol)
+		case *ast.Link:
+			fmt.Fprintf(&b, " %q %q", n.Destination, n.Title)
+		case *ast.String:
+			fmt.Fprintf(&b, " %q", n.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
