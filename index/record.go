@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"slices"
 	"sync"
 
 	"github.com/skilldex/skilldex/build/catalog"
@@ -82,42 +81,65 @@ func (d *dict) snapshot() []string {
 
 // analyze makes the record of a search document, counting its terms.
 func analyze(d *document, dc *dict) *record {
-	type counts = [len(fields)]uint16
-	local := map[string]int{}
-	var order []string
-	var tfs []counts
+	sc := scratches.Get().(*scratch)
+	defer sc.release()
 	r := &record{doc: d, dict: dc}
 	for f, text := range d.texts() {
 		n := int32(0)
 		tokenize(text, func(term []byte) {
 			n++
-			i, ok := local[string(term)]
+			i, ok := sc.local[string(term)]
 			if !ok {
 				t := string(term)
-				i = len(order)
-				local[t] = i
-				order = append(order, t)
-				tfs = append(tfs, counts{})
+				i = len(sc.order)
+				sc.local[t] = i
+				sc.order = append(sc.order, t)
+				sc.tfs = append(sc.tfs, [len(fields)]uint16{})
 			}
-			if tfs[i][f] < 1<<16-1 {
-				tfs[i][f]++
+			if sc.tfs[i][f] < 1<<16-1 {
+				sc.tfs[i][f]++
 			}
 		})
 		r.lens[f] = n
 	}
-	r.terms = dc.intern(order)
-	r.mask = make([]uint16, len(order))
-	for i, tf := range tfs {
+	r.terms = dc.intern(sc.order)
+	r.mask = make([]uint16, len(sc.order))
+	nonzero := 0
+	for i, tf := range sc.tfs {
 		for f, n := range tf {
 			if n > 0 {
 				r.mask[i] |= 1 << f
+				nonzero++
+			}
+		}
+	}
+	r.counts = make([]uint16, 0, nonzero)
+	for _, tf := range sc.tfs {
+		for _, n := range tf {
+			if n > 0 {
 				r.counts = append(r.counts, n)
 			}
 		}
 	}
-	r.counts = slices.Clip(r.counts)
 	d.Body = "" // analysed: the index needs no more of it
 	return r
+}
+
+// scratch is what analyze counts in, recycled: a document has hundreds of
+// distinct terms, and growing a map and two slices for each of 10,000
+// documents was most of what analysing allocated.
+type scratch struct {
+	local map[string]int // term -> its place in order
+	order []string
+	tfs   [][len(fields)]uint16
+}
+
+var scratches = sync.Pool{New: func() any { return &scratch{local: map[string]int{}} }}
+
+func (sc *scratch) release() {
+	clear(sc.local)
+	sc.order, sc.tfs = sc.order[:0], sc.tfs[:0]
+	scratches.Put(sc)
 }
 
 // searchFormat changes whenever what a record holds or how it is analysed
