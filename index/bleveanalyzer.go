@@ -1,8 +1,11 @@
 package index
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
+	stdunicode "unicode"
+	"unicode/utf8"
 
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
@@ -21,16 +24,20 @@ import (
 // Most of the cost of bleve's analyzer is not the work but how it is
 // done: its word segmenter allocates twice per segment (spaces included),
 // every token is an allocation, and the Porter stemmer converts each term
-// to runes and back. indexAnalyzer splits text made of ASCII bytes into
-// words in one pass (see asciiWords), and runs bleve's own token filters
-// once per distinct word, keeping the result: a document repeats its
-// words, and a chunk of documents shares most of them. Any other text
-// goes to bleve's analyzer as it is.
+// to runes and back. indexAnalyzer splits text made of ASCII bytes, and of
+// the punctuation and symbols outside ASCII that the segmenter treats as
+// spaces (wordSeparators), into words in one pass (see asciiWords), and
+// runs bleve's own token filters once per distinct word, keeping the
+// result: a document repeats its words, and a chunk of documents shares
+// most of them. The lines of other text (letters outside ASCII, combining
+// marks) are cut into words by bleve's tokenizer, and text that is not
+// valid UTF-8 goes to bleve's analyzer as it is.
 //
 // An indexAnalyzer is used by one goroutine at a time (see docBuilders).
 type indexAnalyzer struct {
-	ref     analysis.Analyzer      // bleve's skilldex_en
-	filters []analysis.TokenFilter // its token filters, in order
+	ref       analysis.Analyzer      // bleve's skilldex_en
+	tokenizer analysis.Tokenizer     // its tokenizer
+	filters   []analysis.TokenFilter // its token filters, in order
 	// words maps a word as the tokenizer cuts it to its term after the
 	// filters; nil when a filter drops it (a stop word).
 	words map[string]*term
@@ -89,11 +96,12 @@ func newIndexAnalyzer(ref analysis.Analyzer) (*indexAnalyzer, error) {
 		}
 	}
 	return &indexAnalyzer{
-		ref:      ref,
-		filters:  da.TokenFilters,
-		words:    map[string]*term{},
-		terms:    map[string]*term{},
-		maxWords: maxWords,
+		ref:       ref,
+		tokenizer: da.Tokenizer,
+		filters:   da.TokenFilters,
+		words:     map[string]*term{},
+		terms:     map[string]*term{},
+		maxWords:  maxWords,
 	}, nil
 }
 
@@ -112,12 +120,19 @@ func (a *indexAnalyzer) Analyze(text []byte) analysis.TokenStream {
 }
 
 // tokenize sets a.toks to the tokens of text and reports whether it could:
-// false for text that is not all ASCII, which bleve's analyzer must take.
+// false for text that is not valid UTF-8, which bleve's analyzer must take.
+//
+// Text that asciiWords can cut (see splittable) is cut in one pass. Other
+// text is cut a line at a time, each line by asciiWords when it can and
+// by bleve's tokenizer when not: bleve's segmenter ends a segment at every
+// line feed (no word, nor any other segment, holds one but at its end) and
+// starts afresh after it, so the lines of valid UTF-8 text are cut apart
+// as they are cut together. Invalid UTF-8 can make the segmenter stop
+// before the end, which only the whole text shows.
 func (a *indexAnalyzer) tokenize(text []byte) bool {
-	for _, c := range text {
-		if c >= 0x80 {
-			return false
-		}
+	whole := splittable(text)
+	if !whole && !utf8.Valid(text) {
+		return false
 	}
 	if len(a.words) > a.maxWords {
 		// Only between texts: the tokens of a text must share their terms.
@@ -125,14 +140,50 @@ func (a *indexAnalyzer) tokenize(text []byte) bool {
 		clear(a.terms)
 	}
 	a.toks = a.toks[:0]
-	pos := 1
-	asciiWords(text, func(start, end int, typ analysis.TokenType) {
-		if t := a.term(text[start:end]); t != nil {
-			a.toks = append(a.toks, token{term: t, start: start, end: end, pos: pos, typ: typ})
+	if whole {
+		a.addWords(text, 0, 0)
+		return true
+	}
+	words := 0
+	for off := 0; off < len(text); {
+		end := len(text)
+		if i := bytes.IndexByte(text[off:], '\n'); i >= 0 {
+			end = off + i + 1
 		}
-		pos++ // a stop word keeps its position, as bleve's stop filter does
-	})
+		if line := text[off:end]; splittable(line) {
+			words = a.addWords(line, off, words)
+		} else {
+			words = a.addBleveWords(line, off, words)
+		}
+		off = end
+	}
 	return true
+}
+
+// addWords appends to a.toks the tokens of the words of text, which
+// splittable accepts: text starts at byte off of the field's text, after
+// n words. It returns the number of words with those of text, stop words
+// included: a stop word keeps its position, as bleve's stop filter does.
+func (a *indexAnalyzer) addWords(text []byte, off, n int) int {
+	asciiWords(text, func(start, end int, typ analysis.TokenType) {
+		n++
+		if t := a.term(text[start:end]); t != nil {
+			a.toks = append(a.toks, token{term: t, start: off + start, end: off + end, pos: n, typ: typ})
+		}
+	})
+	return n
+}
+
+// addBleveWords is addWords for any valid UTF-8 text, cut into words by
+// bleve's tokenizer.
+func (a *indexAnalyzer) addBleveWords(text []byte, off, n int) int {
+	words := a.tokenizer.Tokenize(text)
+	for _, w := range words {
+		if t := a.term(w.Term); t != nil {
+			a.toks = append(a.toks, token{term: t, start: off + w.Start, end: off + w.End, pos: n + w.Position, typ: w.Type})
+		}
+	}
+	return n + len(words)
 }
 
 // term returns the term bleve's token filters make of word, nil when they
@@ -209,7 +260,8 @@ func (a *indexAnalyzer) frequencies(arrayPositions []uint64, options bindex.Fiel
 
 // Classes of ASCII bytes for word segmentation: their Word_Break property
 // in Unicode 8.0, which bleve's segmenter (github.com/blevesearch/segment)
-// implements. Every other byte is Other.
+// implements. Every other byte, and every byte of 0x80 or more (those of
+// wordSeparators), is Other.
 const (
 	wbLetter    = 1 << iota // ALetter: A-Z a-z
 	wbDigit                 // Numeric: 0-9
@@ -235,8 +287,27 @@ var wbClass = func() (c [256]uint8) {
 	return c
 }()
 
-// asciiWords calls fn with each word of ASCII text, in order, as bleve's
-// Unicode tokenizer cuts it, with the type it gives the token. A word is
+// splittable reports whether asciiWords cuts text into words as bleve's
+// tokenizer does: whether text is valid UTF-8 made of ASCII and of
+// wordSeparators, which asciiWords takes for bytes of no word.
+func splittable(text []byte) bool {
+	for i := 0; i < len(text); {
+		if text[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(text[i:])
+		if !stdunicode.Is(wordSeparators, r) { // utf8.RuneError is none
+			return false
+		}
+		i += n
+	}
+	return true
+}
+
+// asciiWords calls fn with each word of text, in order, as bleve's
+// Unicode tokenizer cuts it if text is splittable, with the type it gives
+// the token. A word is
 // a longest run of letters, digits and underscores, in which a MidLetter
 // character may stand between two letters and a MidNum character between
 // two digits (UAX #29 rules WB5 to WB13b); everything else is dropped.

@@ -27,6 +27,8 @@ var analyzerEdgeCases = []string{
 	"THE And oF tO are their there", "\r\n\r\v\f\t\x00\x7f", "a\rb\nc\r\nd",
 	"Café crème naïve résumé", "don’t", "a—b a–b a→b", "日本語のテキスト", "ＰＤＦ", "x\u0301y",
 	"a\u00adb", "a·b", "1٬2", "\xff\xfe a", "a\u2028b", "🔴 done ✅", "a\u200db", "İstanbul",
+	"naïve\nJohn's 1.5 the\n", "a.\né", "é\n.a", "x\u0301\ny\u0301", "日本\nabc 日本", "a\r\nb é\r\nc",
+	"\n", "é\n", "\nend é", "a\xffb\nc", "\u0301\nthe é of\n\u00ad", "📚 Docs\n⚠️ Warning: don't\n",
 }
 
 // analyzerSeeds returns the edge cases and paragraphs of the corpus's
