@@ -255,36 +255,16 @@ var fixedTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // analyzers give (TestSegmentsAsBleveBuildsThem) at under half the cost.
 func buildSegment(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) (*zap.SegmentBase, error) {
 	segmentsBuilt.Add(1)
-	analysed, err := analyseDocuments(m, ids, docs)
-	if err != nil {
-		return nil, err
-	}
-	seg, _, err := (&zap.ZapPlugin{}).New(analysed)
-	if err != nil {
-		return nil, fmt.Errorf("bleve segment: %w", err)
-	}
-	return seg.(*zap.SegmentBase), nil
-}
-
-// analyseDocuments returns the bleve documents of docs, with ids, their
-// indexed fields analysed.
-func analyseDocuments(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) ([]bindex.Document, error) {
 	b, err := getDocBuilder(m)
 	if err != nil {
 		return nil, err
 	}
-	defer putDocBuilder(b)
-	analysed := make([]bindex.Document, len(docs))
-	for i, d := range docs {
-		doc := b.document(ids[i], d)
-		doc.VisitFields(func(f bindex.Field) {
-			if f.Options().IsIndexed() {
-				f.Analyze()
-			}
-		})
-		analysed[i] = doc
+	defer putDocBuilder(b) // once zap is done with the documents, which are b's
+	seg, _, err := (&zap.ZapPlugin{}).New(b.analyse(ids, docs))
+	if err != nil {
+		return nil, fmt.Errorf("bleve segment: %w", err)
 	}
-	return analysed, nil
+	return seg.(*zap.SegmentBase), nil
 }
 
 // mergeSegments merges segments, in order, into one and returns its bytes,
