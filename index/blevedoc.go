@@ -58,7 +58,7 @@ type docBuilder struct {
 	// taken from blocks the next segment reuses (see analyse).
 	values    slab[byte]
 	positions slab[uint64]
-	list      slab[bdocument.Field]
+	fieldList slab[bdocument.Field]
 	texts     slab[textField]
 	plain     slab[bdocument.TextField]
 }
@@ -138,7 +138,7 @@ func (b *docBuilder) analyse(ids []string, docs []*bleveDoc) []bindex.Document {
 	b.analyzer.reuseFrequencies()
 	b.values.reset()
 	b.positions.reset()
-	b.list.reset()
+	b.fieldList.reset()
 	b.texts.reset()
 	b.plain.reset()
 	analysed := make([]bindex.Document, len(docs))
@@ -166,7 +166,7 @@ func (b *docBuilder) document(id string, d *bleveDoc) *bdocument.Document {
 			n += len(f.list(d))
 		}
 	}
-	doc.Fields = b.list.take(n)[:0]
+	doc.Fields = b.fieldList.take(n)[:0]
 	top := []uint64{} // MapDocument's array positions of a value not in a list
 	for i, f := range bleveFields {
 		if f.list == nil {
@@ -192,7 +192,7 @@ func (b *docBuilder) document(id string, d *bleveDoc) *bdocument.Document {
 // FieldMapping.processString makes it.
 func (b *docBuilder) field(i int, value string, arrayPositions []uint64) bdocument.Field {
 	name, fm := bleveFields[i].name, &b.fields[i]
-	v := b.values.take(len(value))
+	v := b.values.take(len(value)) // bleve's analyzers may write to it: lowercase does
 	copy(v, value)
 	if fm.fast {
 		f := &b.texts.take(1)[0]
@@ -244,29 +244,35 @@ const maxKept = 32 << 20
 
 // size estimates the bytes of the blocks b keeps for the next segment.
 func (b *docBuilder) size() int {
-	return b.values.size() + b.positions.size() + b.list.size() + b.texts.size() + b.plain.size() + b.analyzer.arena.size()
+	return b.values.size() + b.positions.size() + b.fieldList.size() + b.texts.size() + b.plain.size() + b.analyzer.arena.size()
+}
+
+// dropBlocks lets the garbage collector have b's blocks; b keeps its
+// analyzer's words.
+func (b *docBuilder) dropBlocks() {
+	b.values, b.positions, b.fieldList = slab[byte]{}, slab[uint64]{}, slab[bdocument.Field]{}
+	b.texts, b.plain = slab[textField]{}, slab[bdocument.TextField]{}
+	b.analyzer.arena = freqArena{}
 }
 
 // getDocBuilder returns a docBuilder of m, one of docBuilders or a new one.
 // putDocBuilder gives it back.
 func getDocBuilder(m *mapping.IndexMappingImpl) (*docBuilder, error) {
 	docBuilders.Lock()
-	defer docBuilders.Unlock()
 	for i, b := range docBuilders.free {
 		if b.m == m {
 			docBuilders.free = slices.Delete(docBuilders.free, i, i+1)
+			docBuilders.Unlock()
 			return b, nil
 		}
 	}
+	docBuilders.Unlock()
 	return newDocBuilder(m)
 }
 
 func putDocBuilder(b *docBuilder) {
-	if b.size() > maxKept {
-		// Its blocks were made for an unusually large segment: let them
-		// go, and keep the words.
-		b.values, b.positions, b.list, b.texts, b.plain = slab[byte]{}, slab[uint64]{}, slab[bdocument.Field]{}, slab[textField]{}, slab[bdocument.TextField]{}
-		b.analyzer.arena = freqArena{}
+	if b.size() > maxKept { // made for an unusually large segment
+		b.dropBlocks()
 	}
 	docBuilders.Lock()
 	defer docBuilders.Unlock()
