@@ -51,8 +51,6 @@ type indexAnalyzer struct {
 	toks   []token // the tokens of the text last analysed
 	seq    uint32  // numbers the texts analysed, for term.seq
 	counts []int32 // occurrences of each distinct term of the text
-
-	arena freqArena // what frequencies returns
 }
 
 // maxWords is indexAnalyzer.maxWords, about 10 MB of words: a chunk of 64
@@ -213,10 +211,10 @@ func (a *indexAnalyzer) term(word []byte) *term {
 
 // frequencies returns the token frequencies of a.toks, as
 // analysis.TokenFrequency makes them of a field's tokens: same terms,
-// counts and locations, in the same order. They are taken from a.arena,
-// valid until reuseFrequencies. The locations of a term are a full slice
-// (capacity = length): bleve's TokenFrequencies.MergeAll appends to them
-// when it merges the values of a list field.
+// counts and locations, in the same order. It allocates a few blocks per
+// text instead of a few objects per term. The locations of a term are a
+// full slice (capacity = length): bleve's TokenFrequencies.MergeAll
+// appends to them when it merges the values of a list field.
 func (a *indexAnalyzer) frequencies(arrayPositions []uint64, options bindex.FieldIndexingOptions) bindex.TokenFrequencies {
 	a.seq++
 	a.counts = a.counts[:0]
@@ -227,14 +225,14 @@ func (a *indexAnalyzer) frequencies(arrayPositions []uint64, options bindex.Fiel
 		}
 		a.counts[t.term.slot]++
 	}
-	out := a.arena.tokenFrequencies(len(a.counts))
-	tfs := a.arena.freqs.take(len(a.counts))
+	out := make(bindex.TokenFrequencies, len(a.counts))
+	tfs := make([]bindex.TokenFreq, len(a.counts))
 	vectors := options.IncludeTermVectors()
 	var locs []bindex.TokenLocation
 	var ptrs []*bindex.TokenLocation
 	if vectors {
-		locs = a.arena.locs.take(len(a.toks))
-		ptrs = a.arena.ptrs.take(len(a.toks))
+		locs = make([]bindex.TokenLocation, len(a.toks))
+		ptrs = make([]*bindex.TokenLocation, len(a.toks))
 	}
 	next, used := int32(0), 0
 	for i, t := range a.toks {
@@ -259,10 +257,6 @@ func (a *indexAnalyzer) frequencies(arrayPositions []uint64, options bindex.Fiel
 	}
 	return out
 }
-
-// reuseFrequencies lets frequencies reuse the memory of every token
-// frequency it returned so far, which must no longer be in use.
-func (a *indexAnalyzer) reuseFrequencies() { a.arena.reset() }
 
 // Classes of ASCII bytes for word segmentation: their Word_Break property
 // in Unicode 8.0, which bleve's segmenter (github.com/blevesearch/segment)

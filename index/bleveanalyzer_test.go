@@ -107,7 +107,6 @@ func FuzzIndexAnalyzer(f *testing.F) {
 			if !a.tokenize([]byte(s)) {
 				continue
 			}
-			a.reuseFrequencies() // those of the previous input are done with
 			for _, opts := range []bindex.FieldIndexingOptions{
 				bindex.IndexField,
 				bindex.IndexField | bindex.StoreField | bindex.IncludeTermVectors,

@@ -47,20 +47,7 @@ type docBuilder struct {
 	m        *mapping.IndexMappingImpl
 	analyzer *indexAnalyzer
 	fields   []fieldMapping // by bleveFields index
-	// all is the composite field _all of every document, nil when the
-	// mapping has none. MapDocument makes one per document, excluding the
-	// fields that are not in _all, but building a segment never composes
-	// it (that is scorch's indexing, not zap's), and zap reads only its
-	// name, options and empty frequencies: one serves all documents.
-	all *bdocument.CompositeField
-
-	// The values and fields of the documents of the segment being built,
-	// taken from blocks the next segment reuses (see analyse).
-	values    slab[byte]
-	positions slab[uint64]
-	fieldList slab[bdocument.Field]
-	texts     slab[textField]
-	plain     slab[bdocument.TextField]
+	all      bool           // the mapping keeps the composite field _all
 }
 
 // fieldMapping is what MapDocument takes of a field's mapping.
@@ -91,16 +78,8 @@ func newDocBuilder(m *mapping.IndexMappingImpl) (*docBuilder, error) {
 		}
 		b.fields = append(b.fields, fm)
 	}
-	if all, ok := dm.Properties["_all"]; !ok || all.Enabled {
-		var excluded []string
-		for i, f := range bleveFields {
-			if !b.fields[i].includeInAll {
-				excluded = append(excluded, f.name)
-			}
-		}
-		b.all = bdocument.NewCompositeFieldWithIndexingOptions("_all", true, []string{}, excluded,
-			bindex.IndexField|bindex.IncludeTermVectors)
-	}
+	all, ok := dm.Properties["_all"]
+	b.all = !ok || all.Enabled
 	return b, nil
 }
 
@@ -131,84 +110,50 @@ func textMapping(m *mapping.IndexMappingImpl, dm *mapping.DocumentMapping, name 
 	}, nil
 }
 
-// analyse returns the bleve documents of docs, with ids, their indexed
-// fields analysed. They are valid until the next call, which reuses their
-// memory: zap keeps nothing of them once it has built their segment.
-func (b *docBuilder) analyse(ids []string, docs []*bleveDoc) []bindex.Document {
-	b.analyzer.reuseFrequencies()
-	b.values.reset()
-	b.positions.reset()
-	b.fieldList.reset()
-	b.texts.reset()
-	b.plain.reset()
-	analysed := make([]bindex.Document, len(docs))
-	for i, d := range docs {
-		doc := b.document(ids[i], d)
-		doc.VisitFields(func(f bindex.Field) {
-			if f.Options().IsIndexed() {
-				f.Analyze()
-			}
-		})
-		analysed[i] = doc
-	}
-	return analysed
-}
-
 // document returns the bleve document of d, with id: its fields as
 // MapDocument adds them, then _all, then the _id field (AddIDField).
 func (b *docBuilder) document(id string, d *bleveDoc) *bdocument.Document {
 	doc := bdocument.NewDocument(id)
-	n := 1 // _id
-	for _, f := range bleveFields {
-		if f.list == nil {
-			n++
+	var excluded []string
+	add := func(i int, value string, arrayPositions []uint64) {
+		name, fm := bleveFields[i].name, &b.fields[i]
+		tf := bdocument.NewTextFieldCustom(name, arrayPositions, []byte(value), fm.options, fm.analyzer)
+		if fm.fast {
+			doc.AddField(&textField{TextField: tf, analyzer: b.analyzer})
 		} else {
-			n += len(f.list(d))
+			doc.AddField(tf)
+		}
+		if !fm.includeInAll {
+			excluded = append(excluded, name)
 		}
 	}
-	doc.Fields = b.fieldList.take(n)[:0]
 	top := []uint64{} // MapDocument's array positions of a value not in a list
 	for i, f := range bleveFields {
 		if f.list == nil {
-			doc.AddField(b.field(i, f.one(d), top))
+			add(i, f.one(d), top)
 			continue
 		}
 		values := f.list(d)
-		positions := b.positions.take(len(values))
+		positions := make([]uint64, len(values))
 		for j, v := range values {
 			positions[j] = uint64(j)
-			doc.AddField(b.field(i, v, positions[j:j+1:j+1]))
+			add(i, v, positions[j:j+1:j+1])
 		}
 	}
-	if b.all != nil {
-		doc.AddField(b.all)
+	if b.all {
+		doc.AddField(bdocument.NewCompositeFieldWithIndexingOptions("_all", true, []string{}, excluded,
+			bindex.IndexField|bindex.IncludeTermVectors))
 	}
 	doc.SetIndexed()
 	doc.AddIDField()
 	return doc
 }
 
-// field returns the field of bleveFields[i] with value, as MapDocument's
-// FieldMapping.processString makes it.
-func (b *docBuilder) field(i int, value string, arrayPositions []uint64) bdocument.Field {
-	name, fm := bleveFields[i].name, &b.fields[i]
-	v := b.values.take(len(value)) // bleve's analyzers may write to it: lowercase does
-	copy(v, value)
-	if fm.fast {
-		f := &b.texts.take(1)[0]
-		*f = textField{TextField: *bdocument.NewTextFieldCustom(name, arrayPositions, v, fm.options, fm.analyzer), analyzer: b.analyzer}
-		return f
-	}
-	f := &b.plain.take(1)[0]
-	*f = *bdocument.NewTextFieldCustom(name, arrayPositions, v, fm.options, fm.analyzer)
-	return f
-}
-
 // textField is a bleve text field analysed by an indexAnalyzer: the same
 // field, with the same tokens, for less. Text the analyzer leaves to bleve
 // is analysed by the field itself.
 type textField struct {
-	bdocument.TextField
+	*bdocument.TextField
 	analyzer *indexAnalyzer
 	length   int
 	freqs    bindex.TokenFrequencies
@@ -237,43 +182,21 @@ var docBuilders struct {
 	free []*docBuilder
 }
 
-// maxKept bounds the bytes of blocks a docBuilder keeps for the next
-// segment. A chunk of 64 skills of 5 KB takes about 3 MB; a chunk of
-// maxChunk skills with 64 KB bodies could take hundreds.
-const maxKept = 32 << 20
-
-// size estimates the bytes of the blocks b keeps for the next segment.
-func (b *docBuilder) size() int {
-	return b.values.size() + b.positions.size() + b.fieldList.size() + b.texts.size() + b.plain.size() + b.analyzer.arena.size()
-}
-
-// dropBlocks lets the garbage collector have b's blocks; b keeps its
-// analyzer's words.
-func (b *docBuilder) dropBlocks() {
-	b.values, b.positions, b.fieldList = slab[byte]{}, slab[uint64]{}, slab[bdocument.Field]{}
-	b.texts, b.plain = slab[textField]{}, slab[bdocument.TextField]{}
-	b.analyzer.arena = freqArena{}
-}
-
 // getDocBuilder returns a docBuilder of m, one of docBuilders or a new one.
 // putDocBuilder gives it back.
 func getDocBuilder(m *mapping.IndexMappingImpl) (*docBuilder, error) {
 	docBuilders.Lock()
+	defer docBuilders.Unlock()
 	for i, b := range docBuilders.free {
 		if b.m == m {
 			docBuilders.free = slices.Delete(docBuilders.free, i, i+1)
-			docBuilders.Unlock()
 			return b, nil
 		}
 	}
-	docBuilders.Unlock()
 	return newDocBuilder(m)
 }
 
 func putDocBuilder(b *docBuilder) {
-	if b.size() > maxKept { // made for an unusually large segment
-		b.dropBlocks()
-	}
 	docBuilders.Lock()
 	defer docBuilders.Unlock()
 	docBuilders.free = append(docBuilders.free, b)

@@ -137,16 +137,7 @@ func analyseDocumentsBleve(m *mapping.IndexMappingImpl, ids []string, docs []*bl
 
 // Analyse makes and analyses the documents of every chunk as
 // buildSegment does, and builds no segment.
-func (c *Chunks) Analyse() error {
-	return c.analyse(func(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) ([]bindex.Document, error) {
-		b, err := getDocBuilder(m)
-		if err != nil {
-			return nil, err
-		}
-		defer putDocBuilder(b)
-		return b.analyse(ids, docs), nil
-	})
-}
+func (c *Chunks) Analyse() error { return c.analyse(analyseDocuments) }
 
 // BleveAnalyse is Analyse with MapDocument and bleve's analyzers.
 func (c *Chunks) BleveAnalyse() error { return c.analyse(analyseDocumentsBleve) }
