@@ -176,8 +176,8 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc 
 // The bleve index is built in two levels, so that an edit to one skill
 // costs little and the memory a build takes stays small whatever the
 // catalog's size. Documents are analysed a chunk at a time (about 64
-// documents: an analysed document takes about 450 KB until its segment is
-// built), each chunk into a zap segment; the chunks of a group (about n/20
+// documents: an analysed document is held until its segment is built),
+// each chunk into a zap segment; the chunks of a group (about n/20
 // documents) are merged into one of the index's segments. Chunk and group
 // boundaries are content-defined: a document ends a chunk when the hash of
 // its name is a multiple of the chunk target, and a group when it is a
@@ -252,7 +252,8 @@ var fixedTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // is used because its output depends only on its input (v16 writes its
 // per-field section table from a map). The documents are made and
 // analysed by a docBuilder, which gives what bleve's MapDocument and
-// analyzers give (TestSegmentsAsBleveBuildsThem) at under half the cost.
+// analyzers give (TestSegmentsAsBleveBuildsThem) at a fraction of the
+// cost.
 func buildSegment(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) (*zap.SegmentBase, error) {
 	segmentsBuilt.Add(1)
 	analysed, err := analyseDocuments(m, ids, docs)

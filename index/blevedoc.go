@@ -47,7 +47,12 @@ type docBuilder struct {
 	m        *mapping.IndexMappingImpl
 	analyzer *indexAnalyzer
 	fields   []fieldMapping // by bleveFields index
-	all      bool           // the mapping keeps the composite field _all
+	// all is the composite field _all of every document, nil when the
+	// mapping has none. MapDocument makes one per document, excluding the
+	// fields that are not in _all, but building a segment never composes
+	// it (that is scorch's indexing, not zap's), and zap reads only its
+	// name, options and empty frequencies: one serves all documents.
+	all *bdocument.CompositeField
 }
 
 // fieldMapping is what MapDocument takes of a field's mapping.
@@ -78,8 +83,16 @@ func newDocBuilder(m *mapping.IndexMappingImpl) (*docBuilder, error) {
 		}
 		b.fields = append(b.fields, fm)
 	}
-	all, ok := dm.Properties["_all"]
-	b.all = !ok || all.Enabled
+	if all, ok := dm.Properties["_all"]; !ok || all.Enabled {
+		var excluded []string
+		for i, f := range bleveFields {
+			if !b.fields[i].includeInAll {
+				excluded = append(excluded, f.name)
+			}
+		}
+		b.all = bdocument.NewCompositeFieldWithIndexingOptions("_all", true, []string{}, excluded,
+			bindex.IndexField|bindex.IncludeTermVectors)
+	}
 	return b, nil
 }
 
@@ -114,46 +127,52 @@ func textMapping(m *mapping.IndexMappingImpl, dm *mapping.DocumentMapping, name 
 // MapDocument adds them, then _all, then the _id field (AddIDField).
 func (b *docBuilder) document(id string, d *bleveDoc) *bdocument.Document {
 	doc := bdocument.NewDocument(id)
-	var excluded []string
-	add := func(i int, value string, arrayPositions []uint64) {
-		name, fm := bleveFields[i].name, &b.fields[i]
-		tf := bdocument.NewTextFieldCustom(name, arrayPositions, []byte(value), fm.options, fm.analyzer)
-		if fm.fast {
-			doc.AddField(&textField{TextField: tf, analyzer: b.analyzer})
+	n := 1 // _id
+	for _, f := range bleveFields {
+		if f.list == nil {
+			n++
 		} else {
-			doc.AddField(tf)
-		}
-		if !fm.includeInAll {
-			excluded = append(excluded, name)
+			n += len(f.list(d))
 		}
 	}
+	doc.Fields = make([]bdocument.Field, 0, n)
 	top := []uint64{} // MapDocument's array positions of a value not in a list
 	for i, f := range bleveFields {
 		if f.list == nil {
-			add(i, f.one(d), top)
+			doc.AddField(b.field(i, f.one(d), top))
 			continue
 		}
 		values := f.list(d)
 		positions := make([]uint64, len(values))
 		for j, v := range values {
 			positions[j] = uint64(j)
-			add(i, v, positions[j:j+1:j+1])
+			doc.AddField(b.field(i, v, positions[j:j+1:j+1]))
 		}
 	}
-	if b.all {
-		doc.AddField(bdocument.NewCompositeFieldWithIndexingOptions("_all", true, []string{}, excluded,
-			bindex.IndexField|bindex.IncludeTermVectors))
+	if b.all != nil {
+		doc.AddField(b.all)
 	}
 	doc.SetIndexed()
 	doc.AddIDField()
 	return doc
 }
 
+// field returns the field of bleveFields[i] with value, as MapDocument's
+// FieldMapping.processString makes it.
+func (b *docBuilder) field(i int, value string, arrayPositions []uint64) bdocument.Field {
+	name, fm := bleveFields[i].name, &b.fields[i]
+	if fm.fast { // one allocation: the TextField is made in place
+		tf := bdocument.NewTextFieldCustom(name, arrayPositions, []byte(value), fm.options, fm.analyzer)
+		return &textField{TextField: *tf, analyzer: b.analyzer}
+	}
+	return bdocument.NewTextFieldCustom(name, arrayPositions, []byte(value), fm.options, fm.analyzer)
+}
+
 // textField is a bleve text field analysed by an indexAnalyzer: the same
 // field, with the same tokens, for less. Text the analyzer leaves to bleve
 // is analysed by the field itself.
 type textField struct {
-	*bdocument.TextField
+	bdocument.TextField
 	analyzer *indexAnalyzer
 	length   int
 	freqs    bindex.TokenFrequencies
@@ -186,13 +205,14 @@ var docBuilders struct {
 // putDocBuilder gives it back.
 func getDocBuilder(m *mapping.IndexMappingImpl) (*docBuilder, error) {
 	docBuilders.Lock()
-	defer docBuilders.Unlock()
 	for i, b := range docBuilders.free {
 		if b.m == m {
 			docBuilders.free = slices.Delete(docBuilders.free, i, i+1)
+			docBuilders.Unlock()
 			return b, nil
 		}
 	}
+	docBuilders.Unlock()
 	return newDocBuilder(m)
 }
 
