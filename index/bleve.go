@@ -26,7 +26,6 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
 	"github.com/blevesearch/bleve/v2/analysis/token/porter"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
-	bdocument "github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 	butil "github.com/blevesearch/bleve/v2/util"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -177,8 +176,8 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc 
 // The bleve index is built in two levels, so that an edit to one skill
 // costs little and the memory a build takes stays small whatever the
 // catalog's size. Documents are analysed a chunk at a time (about 64
-// documents: an analysed document takes about 450 KB until its segment is
-// built), each chunk into a zap segment; the chunks of a group (about n/20
+// documents: an analysed document is held until its segment is built),
+// each chunk into a zap segment; the chunks of a group (about n/20
 // documents) are merged into one of the index's segments. Chunk and group
 // boundaries are content-defined: a document ends a chunk when the hash of
 // its name is a multiple of the chunk target, and a group when it is a
@@ -251,16 +250,34 @@ var fixedTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 // buildSegment analyses docs (ids are the skill names) and returns their
 // zap segment, whose bytes depend only on the documents, in order. zap v15
 // is used because its output depends only on its input (v16 writes its
-// per-field section table from a map).
+// per-field section table from a map). The documents are made and
+// analysed by a docBuilder, which gives what bleve's MapDocument and
+// analyzers give (TestSegmentsAsBleveBuildsThem) at a fraction of the
+// cost.
 func buildSegment(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) (*zap.SegmentBase, error) {
 	segmentsBuilt.Add(1)
+	analysed, err := analyseDocuments(m, ids, docs)
+	if err != nil {
+		return nil, err
+	}
+	seg, _, err := (&zap.ZapPlugin{}).New(analysed)
+	if err != nil {
+		return nil, fmt.Errorf("bleve segment: %w", err)
+	}
+	return seg.(*zap.SegmentBase), nil
+}
+
+// analyseDocuments returns the bleve documents of docs, with ids, their
+// indexed fields analysed.
+func analyseDocuments(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) ([]bindex.Document, error) {
+	b, err := getDocBuilder(m)
+	if err != nil {
+		return nil, err
+	}
+	defer putDocBuilder(b)
 	analysed := make([]bindex.Document, len(docs))
 	for i, d := range docs {
-		doc := bdocument.NewDocument(ids[i])
-		if err := m.MapDocument(doc, d); err != nil {
-			return nil, err
-		}
-		doc.AddIDField()
+		doc := b.document(ids[i], d)
 		doc.VisitFields(func(f bindex.Field) {
 			if f.Options().IsIndexed() {
 				f.Analyze()
@@ -268,11 +285,7 @@ func buildSegment(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) (
 		})
 		analysed[i] = doc
 	}
-	seg, _, err := (&zap.ZapPlugin{}).New(analysed)
-	if err != nil {
-		return nil, fmt.Errorf("bleve segment: %w", err)
-	}
-	return seg.(*zap.SegmentBase), nil
+	return analysed, nil
 }
 
 // mergeSegments merges segments, in order, into one and returns its bytes,

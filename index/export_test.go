@@ -1,5 +1,18 @@
 package index
 
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	bdocument "github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bindex "github.com/blevesearch/bleve_index_api"
+	zap "github.com/blevesearch/zapx/v15"
+
+	"github.com/skilldex/skilldex/build/catalog"
+)
+
 // SegmentsBuilt counts the bleve segments built, for tests of reuse.
 var SegmentsBuilt = &segmentsBuilt
 
@@ -14,4 +27,126 @@ func ChunkEnds(names []string) (chunkEnds, groupEnds []int) {
 		groupEnds = append(groupEnds, chunks[g.end-1].end)
 	}
 	return chunkEnds, groupEnds
+}
+
+// Chunks are the bleve documents of a catalog's skills cut into chunks as
+// bleveFiles cuts them, ready for buildSegment: benchmarks and tests of
+// segment building start from them, not from the skills.
+type Chunks struct {
+	m    *mapping.IndexMappingImpl
+	ids  [][]string
+	docs [][]*bleveDoc
+}
+
+// NewChunks makes the chunks of c's skills, each page at skills/NAME/.
+func NewChunks(c *catalog.Catalog) (*Chunks, error) {
+	m, err := NewMapping()
+	if err != nil {
+		return nil, err
+	}
+	recs := records(context.Background(), c, nil)
+	docs := make([]*document, len(recs))
+	names := make([]string, len(recs))
+	for i, r := range recs {
+		docs[i], names[i] = r.doc, r.doc.Name
+	}
+	perDoc := facetsByDoc(computeFacets(docs), len(recs))
+	chunks, _ := chunkOf(names)
+	out := &Chunks{m: m}
+	for _, ch := range chunks {
+		var bd []*bleveDoc
+		for i := ch.start; i < ch.end; i++ {
+			bd = append(bd, newBleveDoc(newDocument(c.Skills[i]), perDoc[i], "skills/"+names[i]+"/"))
+		}
+		out.ids = append(out.ids, names[ch.start:ch.end])
+		out.docs = append(out.docs, bd)
+	}
+	return out, nil
+}
+
+// Len is the number of documents.
+func (c *Chunks) Len() int {
+	n := 0
+	for _, ids := range c.ids {
+		n += len(ids)
+	}
+	return n
+}
+
+// Segments builds the segment of every chunk with buildSegment and
+// returns their bytes.
+func (c *Chunks) Segments() ([][]byte, error) { return c.segments(buildSegment) }
+
+// BleveSegments builds the segment of every chunk as bleve would, with
+// MapDocument and bleve's analyzers, and returns their bytes.
+func (c *Chunks) BleveSegments() ([][]byte, error) { return c.segments(buildSegmentBleve) }
+
+// ID returns the id of document i of chunk k.
+func (c *Chunks) ID(k, i int) string { return c.ids[k][i] }
+
+func (c *Chunks) segments(build func(*mapping.IndexMappingImpl, []string, []*bleveDoc) (*zap.SegmentBase, error)) ([][]byte, error) {
+	var out [][]byte
+	for k := range c.ids {
+		sb, err := build(c.m, c.ids[k], c.docs[k])
+		if err != nil {
+			return nil, err
+		}
+		var b bytes.Buffer
+		if _, err := sb.WriteTo(&b); err != nil {
+			return nil, err
+		}
+		out = append(out, b.Bytes())
+	}
+	return out, nil
+}
+
+// buildSegmentBleve is buildSegment as bleve's own components do it: the
+// documents mapped by MapDocument, their fields analysed by their own
+// analyzers.
+func buildSegmentBleve(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) (*zap.SegmentBase, error) {
+	analysed, err := analyseDocumentsBleve(m, ids, docs)
+	if err != nil {
+		return nil, err
+	}
+	seg, _, err := (&zap.ZapPlugin{}).New(analysed)
+	if err != nil {
+		return nil, fmt.Errorf("bleve segment: %w", err)
+	}
+	return seg.(*zap.SegmentBase), nil
+}
+
+// analyseDocumentsBleve is analyseDocuments with MapDocument and bleve's
+// analyzers.
+func analyseDocumentsBleve(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) ([]bindex.Document, error) {
+	analysed := make([]bindex.Document, len(docs))
+	for i, d := range docs {
+		doc := bdocument.NewDocument(ids[i])
+		if err := m.MapDocument(doc, d); err != nil {
+			return nil, err
+		}
+		doc.AddIDField()
+		doc.VisitFields(func(f bindex.Field) {
+			if f.Options().IsIndexed() {
+				f.Analyze()
+			}
+		})
+		analysed[i] = doc
+	}
+	return analysed, nil
+}
+
+// Analyse makes and analyses the documents of every chunk as
+// buildSegment does, and builds no segment.
+func (c *Chunks) Analyse() error { return c.analyse(analyseDocuments) }
+
+// BleveAnalyse is Analyse with MapDocument and bleve's analyzers.
+func (c *Chunks) BleveAnalyse() error { return c.analyse(analyseDocumentsBleve) }
+
+func (c *Chunks) analyse(analyse func(*mapping.IndexMappingImpl, []string, []*bleveDoc) ([]bindex.Document, error)) error {
+	for k := range c.ids {
+		if _, err := analyse(c.m, c.ids[k], c.docs[k]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
