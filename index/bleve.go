@@ -247,6 +247,15 @@ func chunkOf(names []string) (chunks []span, groups []span) {
 // fixedTime replaces the one timestamp scorch writes into root.bolt.
 var fixedTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
+func init() {
+	// zap sizes a new segment's buffer for the documents given plus 100,
+	// at the bytes per document of the last segment it made: meant for
+	// scorch's batches, it gives a chunk of 64 documents about 2.5 times
+	// the memory it fills, held until the chunk's group is merged. Sized
+	// for the documents alone, a buffer grows at most once.
+	zap.NewSegmentBufferNumResultsBump = 0
+}
+
 // buildSegment analyses docs (ids are the skill names) and returns their
 // zap segment, whose bytes depend only on the documents, in order. zap v15
 // is used because its output depends only on its input (v16 writes its

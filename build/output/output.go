@@ -292,7 +292,8 @@ func (w *Writer) minify(p string, data []byte) ([]byte, error) {
 	return data, nil
 }
 
-// WriteRaw writes data to p exactly as given.
+// WriteRaw writes data to p exactly as given. It keeps no reference to
+// data, which the caller may reuse once it returns.
 func (w *Writer) WriteRaw(p string, data []byte) error {
 	return w.writeRaw(p, data, "")
 }

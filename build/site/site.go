@@ -256,14 +256,22 @@ var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // render executes a page template into a new byte slice.
 func (r *renderer) render(file string, p *page) ([]byte, error) {
-	p.Site = r.view
 	buf := bufPool.Get().(*bytes.Buffer)
-	buf.Reset()
 	defer bufPool.Put(buf)
-	if err := r.pages[file].Execute(buf, p); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", file, err)
+	if err := r.execute(buf, file, p); err != nil {
+		return nil, err
 	}
 	return bytes.Clone(buf.Bytes()), nil
+}
+
+// execute renders a page template into buf, which it resets first.
+func (r *renderer) execute(buf *bytes.Buffer, file string, p *page) error {
+	p.Site = r.view
+	buf.Reset()
+	if err := r.pages[file].Execute(buf, p); err != nil {
+		return fmt.Errorf("rendering %s: %w", file, err)
+	}
+	return nil
 }
 
 // writePage renders a page into the site file of sitePath.
@@ -276,11 +284,14 @@ func (r *renderer) writePage(out interface {
 	if p.Canonical == "" && r.site.Absolute() {
 		p.Canonical = r.site.URL(sitePath)
 	}
-	data, err := r.render(file, p)
-	if err != nil {
+	// The output keeps no reference to what it writes, so the page goes
+	// out of the pooled buffer without a copy.
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer bufPool.Put(buf)
+	if err := r.execute(buf, file, p); err != nil {
 		return err
 	}
-	return out.WriteRaw(siteinfo.FileOf(sitePath), data)
+	return out.WriteRaw(siteinfo.FileOf(sitePath), buf.Bytes())
 }
 
 // forEach runs fn(i) for i in [0, n) on every core, stopping early when
