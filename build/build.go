@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/skilldex/skilldex/build/api"
@@ -13,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/build/site"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/index"
+	"github.com/skilldex/skilldex/internal/parallel"
 )
 
 // Options configure a build.
@@ -62,6 +64,46 @@ type Result struct {
 	Manifest *output.Manifest
 }
 
+// write runs the writers. The writers share nothing but their inputs,
+// which they only read, and the output, which takes files from any
+// goroutine. A full build runs them in turn, so that the memory each
+// holds while it works (the search index's segments, most) does not add
+// up; a rebuild after an edit has little per-skill work, and its writers
+// run at once, so that each one's catalog-wide files overlap the others'.
+func write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, overlap bool, progress func(string)) error {
+	run := func(w Writer) error {
+		if err := w.Write(ctx, c, out, site, m); err != nil {
+			return fmt.Errorf("writing %s: %w", w.Name(), err)
+		}
+		return nil
+	}
+	if !overlap {
+		for _, w := range writers {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			progress(w.Name())
+			if err := run(w); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	names := make([]string, len(writers))
+	for i, w := range writers {
+		names[i] = w.Name()
+	}
+	progress(strings.Join(names, ", "))
+	errs := make([]error, len(writers))
+	parallel.For(ctx, len(writers), len(writers), func(i int) { errs[i] = run(writers[i]) })
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
 // ErrStrict is returned when Strict is set and the inputs have findings.
 var ErrStrict = errors.New("the inputs have errors or warnings and --strict is set; nothing was written")
 
@@ -104,16 +146,9 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, w := range writers {
-		if err := ctx.Err(); err != nil {
-			out.Abort()
-			return nil, err
-		}
-		progress(w.Name())
-		if err := w.Write(ctx, c, out, site, opt.Cache.writers()); err != nil {
-			out.Abort()
-			return nil, fmt.Errorf("writing %s: %w", w.Name(), err)
-		}
+	if err := write(ctx, c, out, site, opt.Cache.writers(), opt.Previous != nil, progress); err != nil {
+		out.Abort()
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		out.Abort()
