@@ -37,10 +37,7 @@ var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0
 // whose artifact the site does not publish (see siteinfo.Parts) is left
 // out.
 func agentSkillsIndex(out *output.Writer, entries []*entry, site *siteinfo.Info) ([]byte, error) {
-	idx := struct {
-		Schema string       `json:"$schema"`
-		Skills []agentSkill `json:"skills"`
-	}{Schema: AgentSkillsSchema, Skills: []agentSkill{}}
+	idx := agentSkillsFile{Schema: AgentSkillsSchema, Skills: []agentSkill{}}
 	for _, e := range entries {
 		if !e.hasSkillMD {
 			continue
@@ -69,7 +66,29 @@ func agentSkillsIndex(out *output.Writer, entries []*entry, site *siteinfo.Info)
 		}
 		idx.Skills = append(idx.Skills, as)
 	}
-	return marshal(idx)
+	return idx.appendJSON(sized(entries, 512)), nil
+}
+
+// agentSkillsFile is the v0.2.0 index.
+type agentSkillsFile struct {
+	Schema string       `json:"$schema"`
+	Skills []agentSkill `json:"skills"`
+}
+
+// appendJSON appends f as marshal writes it.
+func (f agentSkillsFile) appendJSON(b []byte) []byte {
+	w := objWriter{b: append(b, '{')}
+	w.str("$schema", f.Schema)
+	w.objects("skills", len(f.Skills), func(i int, ow *objWriter) {
+		s := &f.Skills[i]
+		ow.str("name", s.Name)
+		ow.str("type", s.Type)
+		ow.str("description", s.Description)
+		ow.str("url", s.URL)
+		ow.str("digest", s.Digest)
+		ow.strOmit("version", s.Version)
+	})
+	return append(w.close(), '\n')
 }
 
 // legacySkill is an entry of the v0.1 index, whose clients fetch each of

@@ -120,13 +120,12 @@ func writeLLMSFull(out *output.Writer, entries []*entry, site *siteinfo.Info) er
 	b := bufio.NewWriterSize(f, 64<<10)
 	b.WriteString(header)
 	for _, e := range entries {
-		md, err := out.ReadFile(siteinfo.SkillMarkdown(e.name))
-		if err != nil {
+		b.WriteByte('\n')
+		// bufio.Writer reads the twin straight into its buffer.
+		if err := out.CopyFile(b, siteinfo.SkillMarkdown(e.name)); err != nil {
 			f.Close()
 			return err
 		}
-		b.WriteByte('\n')
-		b.Write(md)
 	}
 	err = b.Flush()
 	if cerr := f.Close(); err == nil {

@@ -19,8 +19,8 @@ import (
 // its Markdown twin, its files as published, its archives, its UASP
 // document and answers, and its USK schema. In an incremental build a
 // group whose key did not change is kept as it is.
-func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info) error {
-	g, reused, err := out.Group("api:"+e.name, groupKey(e, site))
+func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info, key string) error {
+	g, reused, err := out.Group("api:"+e.name, key)
 	if err != nil || reused {
 		return err
 	}

@@ -27,17 +27,7 @@ func appendSkillJSON(b []byte, sd *skillDocument) ([]byte, error) {
 		w.strings("problems", sd.Problems)
 	}
 	w.strings("tags", sd.Tags)
-	w.key("urls")
-	u := sd.URLs
-	uw := objWriter{b: append(w.b, '{'), depth: 2}
-	uw.str("page", u.Page)
-	uw.str("json", u.JSON)
-	uw.strOmit("markdown", u.Markdown)
-	uw.strOmit("skill_md", u.SkillMD)
-	uw.strOmit("archive", u.Archive)
-	uw.strOmit("paths", u.Paths)
-	uw.strOmit("usk_schema", u.Schema)
-	w.b = uw.close()
+	w.urls(sd.URLs)
 	var err error
 	w.key("frontmatter")
 	if sd.Frontmatter == nil {
@@ -121,6 +111,54 @@ func (w *objWriter) strings(k string, list []string) {
 			w.b = append(w.b, "  "...)
 		}
 		w.b = appendJSONString(w.b, s)
+	}
+	w.b = append(w.b, '\n')
+	for range w.depth {
+		w.b = append(w.b, "  "...)
+	}
+	w.b = append(w.b, ']')
+}
+
+// integer writes a number.
+func (w *objWriter) integer(k string, v int) {
+	w.key(k)
+	w.b = strconv.AppendInt(w.b, int64(v), 10)
+}
+
+// urls writes a skill's URLs as an object.
+func (w *objWriter) urls(u urls) {
+	w.key("urls")
+	uw := objWriter{b: append(w.b, '{'), depth: w.depth + 1}
+	uw.str("page", u.Page)
+	uw.str("json", u.JSON)
+	uw.strOmit("markdown", u.Markdown)
+	uw.strOmit("skill_md", u.SkillMD)
+	uw.strOmit("archive", u.Archive)
+	uw.strOmit("paths", u.Paths)
+	uw.strOmit("usk_schema", u.Schema)
+	w.b = uw.close()
+}
+
+// objects writes a list of n objects, object i's members written by
+// members; an empty list is [], as encoding/json writes an empty slice.
+func (w *objWriter) objects(k string, n int, members func(i int, ow *objWriter)) {
+	w.key(k)
+	if n == 0 {
+		w.b = append(w.b, "[]"...)
+		return
+	}
+	w.b = append(w.b, '[')
+	for i := range n {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = append(w.b, '\n')
+		for range w.depth + 1 {
+			w.b = append(w.b, "  "...)
+		}
+		ow := objWriter{b: append(w.b, '{'), depth: w.depth + 2}
+		members(i, &ow)
+		w.b = ow.close()
 	}
 	w.b = append(w.b, '\n')
 	for range w.depth {

@@ -3,21 +3,23 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"path/filepath"
 	"testing"
 
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/api"
+	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/catalogen"
 	"github.com/skilldex/skilldex/internal/hostile"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
-// TestSkillJSONMatchesMarshal: NAME.json, written directly, has the bytes
-// encoding/json gives, for every skill of the corpus, a generated catalog
-// and the adversarial one.
-func TestSkillJSONMatchesMarshal(t *testing.T) {
+// jsonTestCatalogs loads the corpus, a generated catalog and the
+// adversarial one, for the tests that compare JSON written directly with
+// encoding/json's.
+func jsonTestCatalogs(t *testing.T) [][]*catalog.Skill {
 	gen := filepath.Join(t.TempDir(), "gen")
 	if err := catalogen.Generate(gen, 60, 7); err != nil {
 		t.Fatal(err)
@@ -26,16 +28,40 @@ func TestSkillJSONMatchesMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	site, err := siteinfo.New("Test", "https://example.org/x/")
-	if err != nil {
-		t.Fatal(err)
-	}
+	var catalogs [][]*catalog.Skill
 	for _, srcs := range [][]string{{testutil.Shared(t, "corpus")}, {gen}, bad.Sources} {
 		c, err := build.Load(context.Background(), build.LoadOptions{Sources: srcs})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range c.Skills {
+		catalogs = append(catalogs, c.Skills)
+	}
+	return catalogs
+}
+
+// firstDifference describes where got and want differ, "" when they do
+// not.
+func firstDifference(got, want []byte) string {
+	if bytes.Equal(got, want) {
+		return ""
+	}
+	i := 0
+	for i < min(len(got), len(want)) && got[i] == want[i] {
+		i++
+	}
+	return fmt.Sprintf("differs at byte %d: %q, want %q", i, got[i:min(i+60, len(got))], want[i:min(i+60, len(want))])
+}
+
+// TestSkillJSONMatchesMarshal: NAME.json, written directly, has the bytes
+// encoding/json gives, for every skill of the corpus, a generated catalog
+// and the adversarial one.
+func TestSkillJSONMatchesMarshal(t *testing.T) {
+	site, err := siteinfo.New("Test", "https://example.org/x/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, skills := range jsonTestCatalogs(t) {
+		for _, s := range skills {
 			if s.Doc == nil {
 				continue
 			}
@@ -43,12 +69,29 @@ func TestSkillJSONMatchesMarshal(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(direct, want) {
-				i := 0
-				for i < min(len(direct), len(want)) && direct[i] == want[i] {
-					i++
-				}
-				t.Fatalf("%s: NAME.json differs at byte %d: %q, want %q", s.Name, i, direct[i:min(i+60, len(direct))], want[i:min(i+60, len(want))])
+			if d := firstDifference(direct, want); d != "" {
+				t.Fatalf("%s: NAME.json %s", s.Name, d)
+			}
+		}
+	}
+}
+
+// TestCatalogJSONMatchesMarshal: the catalog-wide JSON files written
+// directly are what encoding/json writes, for every kind of skill and for
+// none.
+func TestCatalogJSONMatchesMarshal(t *testing.T) {
+	site, err := siteinfo.New("Test \"site\" <x>", "https://example.org/x/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, skills := range append(jsonTestCatalogs(t), nil) {
+		direct, want, err := api.CatalogJSONBothWays(skills, site)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for f := range direct {
+			if d := firstDifference(direct[f], want[f]); d != "" {
+				t.Errorf("%d skills, file %d %s", len(skills), f, d)
 			}
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
@@ -53,8 +55,9 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 		entries[i] = newEntry(s, site)
 	}
 	errs := make([]error, len(entries))
+	sk := siteKey(site)
 	parallel.For(ctx, len(entries), 0, func(i int) {
-		errs[i] = writeSkill(out, entries[i], site)
+		errs[i] = writeSkill(out, entries[i], site, groupKey(entries[i], sk))
 	})
 	if err := ctx.Err(); err != nil {
 		return err
@@ -67,16 +70,29 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	return writeCatalog(out, entries, site)
 }
 
-// groupKey is what a skill's files depend on: the skill's own inputs (its
-// catalog key), its status, the site's URL and this package's format. ""
-// (never reused) when the catalog has no key for the skill.
-func groupKey(e *entry, site *siteinfo.Info) string {
-	if e.s.Key == "" {
-		return ""
-	}
+// siteKey digests what every skill's files depend on besides the skill:
+// the site's URL and settings and this package's format.
+func siteKey(site *siteinfo.Info) string {
 	h := sha256.New()
-	for _, part := range []string{formatVersion, e.s.Key, e.name, string(e.s.Status), site.Base.String(), site.Title, site.QueryPaths, site.LegacyDiscovery, fmt.Sprint(site.Parts)} {
+	for _, part := range []string{formatVersion, site.Base.String(), site.Title, site.QueryPaths, site.LegacyDiscovery, fmt.Sprint(site.Parts)} {
 		fmt.Fprintf(h, "%d:%s;", len(part), part)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// groupKey is what a skill's files depend on: the site (siteKey), the
+// skill's own inputs (its catalog key) and its status. "" (never reused)
+// when the catalog has no key for the skill. The parts are joined, not
+// hashed: a rebuild makes 10,000 of them.
+func groupKey(e *entry, siteKey string) string {
+	if e.s.Key == "" {
+		return ""
+	}
+	var b strings.Builder
+	for _, part := range []string{siteKey, e.s.Key, e.name, string(e.s.Status)} {
+		b.WriteString(strconv.Itoa(len(part)))
+		b.WriteByte(':')
+		b.WriteString(part)
+	}
+	return b.String()
 }

@@ -376,21 +376,36 @@ func (w *Writer) Reserve(p string) (string, error) {
 	return full, os.MkdirAll(full, 0o755)
 }
 
-// ReadFile returns the bytes served at site path p, as written so far (after
-// minifying). Later writers use it to digest or quote what earlier ones
-// wrote instead of producing it twice.
-func (w *Writer) ReadFile(p string) ([]byte, error) {
+// CopyFile copies the bytes served at site path p, as written so far
+// (after minifying), to dst. A writer uses it to quote what it wrote
+// instead of producing it twice.
+func (w *Writer) CopyFile(dst io.Writer, p string) error {
+	name, err := w.fileName(p)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(dst, f)
+	return err
+}
+
+// fileName returns the file name of site path p, as written so far.
+func (w *Writer) fileName(p string) (string, error) {
 	w.mu.Lock()
 	e, ok := w.files[p]
 	w.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("output: %s has not been written", p)
+		return "", fmt.Errorf("output: %s has not been written", p)
 	}
 	dir := w.tmp
 	if e.kept {
 		dir = w.dest
 	}
-	return os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+	return filepath.Join(dir, filepath.FromSlash(p)), nil
 }
 
 // Digest returns the SHA-256 of the bytes served at site path p, as
@@ -407,6 +422,13 @@ func (w *Writer) Digest(p string) ([32]byte, error) {
 		return [32]byte{}, fmt.Errorf("output: %s is still being written", p)
 	}
 	return e.hash, nil
+}
+
+// Len returns how many site paths were written so far.
+func (w *Writer) Len() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.files)
 }
 
 // Files returns the site paths written so far, sorted.
