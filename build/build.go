@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/pprof"
 	"strings"
 	"time"
 
@@ -36,8 +37,10 @@ type Options struct {
 }
 
 // A Writer writes one part of the site (pages, the JSON API, the search
-// index) from the catalog. Writers run one after another, each free to
-// parallelise its own work; they never parse sources again.
+// index) from the catalog. A full build runs the writers one after
+// another, a rebuild all at once (see write); each is free to parallelise
+// its own work. A writer never parses sources again, and reads back only
+// files it wrote itself.
 type Writer interface {
 	// Name is the stage name shown in progress ("pages", "api", "search").
 	Name() string
@@ -64,15 +67,23 @@ type Result struct {
 	Manifest *output.Manifest
 }
 
-// write runs the writers. The writers share nothing but their inputs,
-// which they only read, and the output, which takes files from any
-// goroutine. A full build runs them in turn, so that the memory each
-// holds while it works (the search index's segments, most) does not add
-// up; a rebuild after an edit has little per-skill work, and its writers
+// write runs the writers. They share only their inputs, which they read,
+// and the output, which takes files from any goroutine; each reads back
+// only files it wrote itself (api: the Markdown twins into
+// llms-full.txt, the digests of the skills' files for the discovery
+// index). A full build runs them in turn, so that the memory each holds
+// while it works (the search index's segments, most) does not add up; a
+// rebuild after an edit has little per-skill work left, and its writers
 // run at once, so that each one's catalog-wide files overlap the others'.
 func write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, overlap bool, progress func(string)) error {
-	run := func(w Writer) error {
-		if err := w.Write(ctx, c, out, site, m); err != nil {
+	run := func(w Writer) (err error) {
+		// The label tells the writers apart in a CPU profile
+		// (go tool pprof -tagfocus writer=api), goroutines they start
+		// included.
+		pprof.Do(ctx, pprof.Labels("writer", w.Name()), func(ctx context.Context) {
+			err = w.Write(ctx, c, out, site, m)
+		})
+		if err != nil {
 			return fmt.Errorf("writing %s: %w", w.Name(), err)
 		}
 		return nil
@@ -96,10 +107,8 @@ func write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *si
 	progress(strings.Join(names, ", "))
 	errs := make([]error, len(writers))
 	parallel.For(ctx, len(writers), len(writers), func(i int) { errs[i] = run(writers[i]) })
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	return ctx.Err()
 }
@@ -154,7 +163,7 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 		out.Abort()
 		return nil, err
 	}
-	files := len(out.Files())
+	files := out.Len()
 	if err := out.Commit(); err != nil {
 		return nil, err
 	}

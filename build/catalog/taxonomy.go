@@ -47,8 +47,11 @@ func tagsOf(s *Skill) []string {
 		out = append(out, fm.Tags...)
 		out = append(out, metaList(fm.Metadata, "tags")...)
 	}
-	for _, m := range skillBagTag.FindAllStringSubmatch(s.Description, -1) {
-		out = append(out, "#"+m[1])
+	// Most descriptions have no '#': the scan costs less than the regexp.
+	if strings.IndexByte(s.Description, '#') >= 0 {
+		for _, m := range skillBagTag.FindAllStringSubmatch(s.Description, -1) {
+			out = append(out, "#"+m[1])
+		}
 	}
 	return dedupe(out)
 }
