@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/json"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -105,6 +106,45 @@ func TestSplitMatchesSort(t *testing.T) {
 			t.Fatalf("split of %d postings at %d differs from the sort", len(ps), n)
 		}
 	}
+}
+
+// TestQuantizeMatchesFormula: the bounds give the formula's impact for
+// every weight, next to a bound (where the formula decides) and between.
+func TestQuantizeMatchesFormula(t *testing.T) {
+	var ws []float64
+	for _, b := range quantBounds() {
+		w := b
+		for range 40 {
+			w = math.Nextafter(w, 0)
+		}
+		for range 80 {
+			ws = append(ws, w)
+			w = math.Nextafter(w, math.Inf(1))
+		}
+		ws = append(ws, b*(1-2e-9), b*(1+2e-9), b*(1-1e-6), b*(1+1e-6))
+	}
+	for w := 0.0; w < maxWeight()*1.5; w += maxWeight() / 100003 {
+		ws = append(ws, w)
+	}
+	for _, w := range ws {
+		if got, want := quantize(w), quantizeExact(w); got != want {
+			t.Fatalf("quantize(%v) = %d, the formula gives %d", w, got, want)
+		}
+	}
+}
+
+func FuzzQuantize(f *testing.F) {
+	for _, w := range []float64{0, 0.01, 1, maxWeight(), quantBounds()[7], 1e9} {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, w float64) {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return // weights are finite and not negative
+		}
+		if got, want := quantize(w), quantizeExact(w); got != want {
+			t.Fatalf("quantize(%v) = %d, the formula gives %d", w, got, want)
+		}
+	})
 }
 
 func TestScoring(t *testing.T) {
