@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -160,5 +161,31 @@ func TestFingerprint(t *testing.T) {
 	os.Rename(filepath.Join(dir, "a"), filepath.Join(dir, "b"))
 	if Fingerprint([]string{dir}) == f0 {
 		t.Error("a rename does not change the fingerprint")
+	}
+}
+
+// TestTuneGC: serve's heap may grow by 200% between collections unless
+// GOGC says otherwise, and restore puts the setting back.
+func TestTuneGC(t *testing.T) {
+	percent := func() int {
+		p := debug.SetGCPercent(100)
+		debug.SetGCPercent(p)
+		return p
+	}
+	before := percent()
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	restore := TuneGC()
+	if got := percent(); got != 200 {
+		t.Errorf("GOGC unset: GC percent %d, want 200", got)
+	}
+	restore()
+	if got := percent(); got != before {
+		t.Errorf("after restore: GC percent %d, want %d", got, before)
+	}
+	t.Setenv("GOGC", "50")
+	TuneGC()()
+	if got := percent(); got != before {
+		t.Errorf("GOGC=50: GC percent %d, want it left at %d", got, before)
 	}
 }

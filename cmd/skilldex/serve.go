@@ -53,6 +53,7 @@ config file and flags work as for build.`,
 			p.opt.Site.Base.Scheme, p.opt.Site.Base.Host = "", ""
 			// Rebuilds redo only the skills whose files changed.
 			p.opt.Cache = build.NewCache()
+			serve.TuneGC()
 			ctx := cmd.Context()
 			res, err := build.Build(ctx, p.opt)
 			if res != nil && res.Catalog != nil {
@@ -62,6 +63,7 @@ config file and flags work as for build.`,
 				return failure(fmt.Errorf("first build: %w", err))
 			}
 			printSummary(stderr, res, p.opt.Output, p.opt.Site)
+			serve.CollectIdle()
 			// Later builds are incremental: only what changed is rendered
 			// and written.
 			p.opt.Previous = res.Manifest
