@@ -40,7 +40,7 @@ fuzz-short:
 # Full builds of generated catalogs (1,000 and 10,000 skills) side by side
 # with Hugo + Pagefind, then skilldex's rebuild after one edit
 # (internal/sitebench; installs pinned releases of Hugo and Pagefind into
-# ~/.cache/skilldex-bench once: Hugo's takes about 7 minutes). About 5
+# ~/.cache/skilldex-bench once: Hugo's takes about 7 minutes). About 7
 # minutes once they are installed. bench-100k measures skilldex alone at
 # 100,000 skills; bench-go runs the Go benchmarks (load, derivation,
 # rendering, search queries: bytes and times per query of the JSON index
