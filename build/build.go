@@ -71,10 +71,11 @@ type Result struct {
 // and the output, which takes files from any goroutine; each reads back
 // only files it wrote itself (api: the Markdown twins into
 // llms-full.txt, the digests of the skills' files for the discovery
-// index). A full build runs them in turn, so that the memory each holds
+// index; pages: the HTML pages for the sitemap, which no other writer
+// makes, TestOnlyPagesWriteHTMLPages). A full build runs them in turn, so that the memory each holds
 // while it works (the search index's segments, most) does not add up; a
-// rebuild after an edit has little per-skill work left, and its writers
-// run at once, so that each one's catalog-wide files overlap the others'.
+// rebuild after an edit (an output that updates a previous site) has
+// little per-skill work left, and its writers run at once, so that each one's catalog-wide files overlap the others'.
 func write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, overlap bool, progress func(string)) error {
 	run := func(w Writer) (err error) {
 		// The label tells the writers apart in a CPU profile
@@ -155,7 +156,7 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := write(ctx, c, out, site, opt.Cache.writers(), opt.Previous != nil, progress); err != nil {
+	if err := write(ctx, c, out, site, opt.Cache.writers(), out.Incremental(), progress); err != nil {
 		out.Abort()
 		return nil, err
 	}

@@ -140,7 +140,8 @@ func (w *objWriter) urls(u urls) {
 }
 
 // objects writes a list of n objects, object i's members written by
-// members; an empty list is [], as encoding/json writes an empty slice.
+// members. An empty list is [], as encoding/json writes an empty slice:
+// callers pass non-nil slices (encoding/json writes null for nil).
 func (w *objWriter) objects(k string, n int, members func(i int, ow *objWriter)) {
 	w.key(k)
 	if n == 0 {

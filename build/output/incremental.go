@@ -141,6 +141,10 @@ func (g *Group) Create(p string) (io.WriteCloser, error) {
 	return f, err
 }
 
+// Incremental reports whether this build updates a previous one: Options
+// gave a manifest that still describes the destination.
+func (w *Writer) Incremental() bool { return w.prev != nil }
+
 // Manifest returns the manifest of the committed site, for the next build's
 // Options.Previous; nil before a successful Commit.
 func (w *Writer) Manifest() *Manifest {

@@ -308,7 +308,8 @@ func (s *Server) Watch(ctx context.Context) error {
 }
 
 // TuneGC sets the garbage collector of a process that rebuilds a site
-// again and again, unless GOGC says otherwise. A rebuild allocates about
+// again and again, unless GOGC says otherwise; call it after the first,
+// full build, whose peak memory it would raise. A rebuild allocates about
 // 1.4 times the live heap (10,000 skills: 470 MB over 335 MB), nearly all
 // of it garbage when it ends. With the heap allowed to grow by 200% past
 // the live heap, and a collection after each build (CollectIdle), a

@@ -289,7 +289,7 @@ func (r *renderer) writeReport(c *catalog.Catalog, out *output.Writer) error {
 	})
 	n := max(1, (len(skills)+reportPageSize-1)/reportPageSize)
 	summary := c.Summarize()
-	global := diagViews(diag.Sort(c.Diagnostics))
+	global := diagViews(diag.Sort(slices.Clone(c.Diagnostics))) // the catalog's, which other writers may read
 	return forEach(r.ctx, n, func(k int) error {
 		i := k + 1
 		p := r.pagerOf("report/", i, n)

@@ -53,7 +53,6 @@ config file and flags work as for build.`,
 			p.opt.Site.Base.Scheme, p.opt.Site.Base.Host = "", ""
 			// Rebuilds redo only the skills whose files changed.
 			p.opt.Cache = build.NewCache()
-			serve.TuneGC()
 			ctx := cmd.Context()
 			res, err := build.Build(ctx, p.opt)
 			if res != nil && res.Catalog != nil {
@@ -63,6 +62,9 @@ config file and flags work as for build.`,
 				return failure(fmt.Errorf("first build: %w", err))
 			}
 			printSummary(stderr, res, p.opt.Output, p.opt.Site)
+			// The first build was a full one, with the default headroom;
+			// the rebuilds get more (see TuneGC).
+			serve.TuneGC()
 			serve.CollectIdle()
 			// Later builds are incremental: only what changed is rendered
 			// and written.
