@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync/atomic"
@@ -183,9 +184,20 @@ func TestTuneGC(t *testing.T) {
 	if got := percent(); got != before {
 		t.Errorf("after restore: GC percent %d, want %d", got, before)
 	}
+	defer func(m uint64) { maxTunedHeap = m }(maxTunedHeap)
+	maxTunedHeap = 1 // any live heap is past it
+	runtime.GC()
+	tuned := func() int {
+		restore := TuneGC()
+		defer restore()
+		return percent()
+	}
+	if got := tuned(); got != before {
+		t.Errorf("a live heap past maxTunedHeap: GC percent %d, want it left at %d", got, before)
+	}
+	maxTunedHeap = 1 << 62
 	t.Setenv("GOGC", "50")
-	TuneGC()()
-	if got := percent(); got != before {
+	if got := tuned(); got != before {
 		t.Errorf("GOGC=50: GC percent %d, want it left at %d", got, before)
 	}
 }
