@@ -269,6 +269,11 @@ func buildSegment(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDoc) (
 	if err != nil {
 		return nil, err
 	}
+	return newSegment(analysed)
+}
+
+// newSegment makes the zap segment of analysed documents.
+func newSegment(analysed []bindex.Document) (*zap.SegmentBase, error) {
 	seg, _, err := (&zap.ZapPlugin{}).New(analysed)
 	if err != nil {
 		return nil, fmt.Errorf("bleve segment: %w", err)

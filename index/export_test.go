@@ -3,7 +3,6 @@ package index
 import (
 	"bytes"
 	"context"
-	"fmt"
 
 	bdocument "github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -108,11 +107,7 @@ func buildSegmentBleve(m *mapping.IndexMappingImpl, ids []string, docs []*bleveD
 	if err != nil {
 		return nil, err
 	}
-	seg, _, err := (&zap.ZapPlugin{}).New(analysed)
-	if err != nil {
-		return nil, fmt.Errorf("bleve segment: %w", err)
-	}
-	return seg.(*zap.SegmentBase), nil
+	return newSegment(analysed)
 }
 
 // analyseDocumentsBleve is analyseDocuments with MapDocument and bleve's

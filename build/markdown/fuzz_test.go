@@ -60,6 +60,23 @@ func FuzzRender(f *testing.F) {
 	})
 }
 
+// goldenInputs returns the Markdown inputs of the golden tests.
+func goldenInputs(tb testing.TB) [][]byte {
+	names, err := filepath.Glob(filepath.Join("testdata", "golden", "*.md"))
+	if err != nil || len(names) == 0 {
+		tb.Fatalf("no golden inputs in testdata/golden (%v)", err)
+	}
+	var inputs [][]byte
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		inputs = append(inputs, src)
+	}
+	return inputs
+}
+
 // corpusBodies returns the Markdown body of every SKILL.md under
 // ../shared/corpus/skills, or nothing if the shared folder is missing.
 func corpusBodies(tb testing.TB) [][]byte {

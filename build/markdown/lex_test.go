@@ -133,14 +133,7 @@ func chromaTestInputs(t *testing.T) map[chroma.Lexer][]string {
 // and of the corpus bodies (when the shared folder is there), by lexer.
 func fencedBlocks(t *testing.T) map[chroma.Lexer][]string {
 	bodies := corpusBodies(t)
-	goldens, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.md"))
-	for _, g := range goldens {
-		src, err := os.ReadFile(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bodies = append(bodies, src)
-	}
+	bodies = append(bodies, goldenInputs(t)...)
 	blocks := map[chroma.Lexer][]string{}
 	for _, src := range bodies {
 		doc := md.Parser().Parse(text.NewReader(src))

@@ -3,8 +3,6 @@ package markdown
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -75,14 +73,7 @@ var linkRefSeeds = []string{
 // and the corpus bodies.
 func TestParserSameTree(t *testing.T) {
 	inputs := corpusBodies(t)
-	goldens, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.md"))
-	for _, g := range goldens {
-		src, err := os.ReadFile(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, src)
-	}
+	inputs = append(inputs, goldenInputs(t)...)
 	for _, s := range slices.Concat(linkifySeeds, linkRefSeeds, fuzzSeeds) {
 		inputs = append(inputs, []byte(s))
 	}

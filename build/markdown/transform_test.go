@@ -2,8 +2,6 @@ package markdown
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unicode"
@@ -27,14 +25,7 @@ func TestLinesValue(t *testing.T) {
 		[]byte("```\n```\n"),
 		[]byte("```\r\na\r\nb\r\n```\r\n"),
 	)
-	goldens, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.md"))
-	for _, g := range goldens {
-		src, err := os.ReadFile(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs = append(inputs, src)
-	}
+	inputs = append(inputs, goldenInputs(t)...)
 	for _, src := range inputs {
 		doc := md.Parser().Parse(text.NewReader(src))
 		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
