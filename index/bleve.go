@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"compress/flate"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"hash/crc32"
@@ -531,12 +530,12 @@ func deflate(data []byte) *zipped {
 // prefix/, in the order given, with fixed times and modes. Files are
 // deflated in parallel, and a file deflated in the previous build of m
 // (serve) is not deflated again: most of a rebuilt index's segments are
-// the same bytes as before.
-func writeZip(w io.Writer, files []jsonFile, prefix string, m *memo.Memo) error {
+// the same bytes as before. digests[i] is the SHA-256 of file i, which
+// the output computed as it wrote it.
+func writeZip(w io.Writer, files []jsonFile, digests [][32]byte, prefix string, m *memo.Memo) error {
 	z := make([]*zipped, len(files))
 	parallel.For(context.Background(), len(files), 0, func(i int) {
-		sum := sha256.Sum256(files[i].data)
-		key := "zip:" + hex.EncodeToString(sum[:])
+		key := "zip:" + hex.EncodeToString(digests[i][:])
 		if c, ok := memo.Lookup[*zipped](m, key); ok {
 			z[i] = c
 			return

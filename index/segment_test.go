@@ -8,12 +8,13 @@ import (
 
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/index"
+	"github.com/skilldex/skilldex/internal/catalogen"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
 // benchCatalog1000 is the generated catalog of 1,000 skills that
 // `make bench` leaves; tests and benchmarks that use it skip without it.
-const benchCatalog1000 = "/root/.cache/skilldex-bench/catalog-1000"
+var benchCatalog1000 = catalogen.BenchCatalog(1000)
 
 // loadChunks loads the skills of sources and cuts their bleve documents
 // into chunks.

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	zap "github.com/blevesearch/zapx/v15"
 
@@ -77,8 +78,13 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
-	for _, f := range files {
-		if err := out.WriteRaw(BleveDir+"/"+f.path, f.data); err != nil {
+	digests := make([][32]byte, len(files))
+	for i, f := range files {
+		p := BleveDir + "/" + f.path
+		if err := out.WriteRaw(p, f.data); err != nil {
+			return err
+		}
+		if digests[i], err = out.Digest(p); err != nil {
 			return err
 		}
 	}
@@ -86,7 +92,7 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	if err != nil {
 		return err
 	}
-	if err := writeZip(zf, files, "bleve", m); err != nil {
+	if err := writeZip(zf, files, digests, "bleve", m); err != nil {
 		zf.Close()
 		return err
 	}
@@ -168,16 +174,7 @@ func bleveFiles(ctx context.Context, c *catalog.Catalog, recs []*record, facets 
 			return nil, err
 		}
 	}
-	tmp, err := os.MkdirTemp("", "skilldex-bleve-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	rootPath := filepath.Join(tmp, "root.bolt")
-	if err := writeRoot(rootPath, sh.root, len(segs)); err != nil {
-		return nil, err
-	}
-	root, err := os.ReadFile(rootPath)
+	root, err := rootBolt(sh, len(segs))
 	if err != nil {
 		return nil, err
 	}
@@ -186,6 +183,32 @@ func bleveFiles(ctx context.Context, c *catalog.Catalog, recs []*record, facets 
 		files = append(files, jsonFile{"store/" + segmentFile(i), seg})
 	}
 	return files, nil
+}
+
+// rootBolts holds root.bolt by segment count: it depends on nothing else
+// (writeRoot), and bolt writes it only to a file, synced.
+var rootBolts sync.Map
+
+// rootBolt returns the root.bolt of an index of n segments.
+func rootBolt(sh *shell, n int) ([]byte, error) {
+	if b, ok := rootBolts.Load(n); ok {
+		return b.([]byte), nil
+	}
+	tmp, err := os.MkdirTemp("", "skilldex-bleve-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	path := filepath.Join(tmp, "root.bolt")
+	if err := writeRoot(path, sh.root, n); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	rootBolts.Store(n, b)
+	return b, nil
 }
 
 // groupKey is the memo key of a group's merged segment: its chunks' keys.

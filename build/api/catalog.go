@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"slices"
 
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
@@ -53,7 +52,7 @@ func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info) err
 		}
 		errs[i] = err
 	})
-	return errors.Join(slices.DeleteFunc(errs, func(err error) bool { return err == nil })...)
+	return errors.Join(errs...)
 }
 
 // sized returns an empty buffer for about perEntry bytes an entry, so

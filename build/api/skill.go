@@ -155,11 +155,7 @@ func copyFile(g *output.Group, sitePath string, fsys fs.FS, name string) error {
 func writeDocument(g *output.Group, e *entry, site *siteinfo.Info) error {
 	d := e.s.Doc
 	sd := skillJSON(e)
-	b, err := appendSkillJSON(nil, &sd)
-	if err != nil {
-		return err
-	}
-	if err := g.WriteRaw(siteinfo.APISkill(e.name), b); err != nil {
+	if err := g.WriteRaw(siteinfo.APISkill(e.name), appendSkillJSON(nil, &sd)); err != nil {
 		return err
 	}
 	if !site.PublishesPaths() {
@@ -185,7 +181,7 @@ func writeDocument(g *output.Group, e *entry, site *siteinfo.Info) error {
 		}
 		list = append(list, pathFile{p, file})
 	}
-	b, err = marshal(struct {
+	b, err := marshal(struct {
 		Skill   string     `json:"skill"`
 		Version string     `json:"version"`
 		Paths   []pathFile `json:"paths"`

@@ -2,7 +2,6 @@ package api
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/yamltree"
 )
@@ -11,7 +10,7 @@ import (
 // for sd, written directly. encoding/json would check and indent the
 // document yamltree encodes once more, which took a second of a 10,000-skill
 // build (TestSkillJSONMatchesMarshal compares the two).
-func appendSkillJSON(b []byte, sd *skillDocument) ([]byte, error) {
+func appendSkillJSON(b []byte, sd *skillDocument) []byte {
 	w := objWriter{b: append(b, '{')}
 	w.str("name", sd.Name)
 	w.str("description", sd.Description)
@@ -28,27 +27,25 @@ func appendSkillJSON(b []byte, sd *skillDocument) ([]byte, error) {
 	}
 	w.strings("tags", sd.Tags)
 	w.urls(sd.URLs)
-	var err error
 	w.key("frontmatter")
 	if sd.Frontmatter == nil {
 		w.b = append(w.b, "null"...)
-	} else if w.b, err = appendTree(w.b, sd.Frontmatter.v); err != nil {
-		return b, err
+	} else {
+		w.b = appendTree(w.b, sd.Frontmatter.v)
 	}
 	w.key("document")
-	if w.b, err = appendTree(w.b, sd.Document.v); err != nil {
-		return b, err
-	}
-	return append(w.close(), '\n'), nil
+	w.b = appendTree(w.b, sd.Document.v)
+	return append(w.close(), '\n')
 }
 
-// appendTree is tree.MarshalJSON as it reads one level deep.
-func appendTree(b []byte, v any) ([]byte, error) {
+// appendTree is tree.MarshalJSON as it reads one level deep: null for a
+// value yamltree cannot encode.
+func appendTree(b []byte, v any) []byte {
 	out, err := yamltree.AppendJSON(b, v, "  ", 1)
 	if err != nil {
-		return append(b, "null"...), nil
+		return append(b, "null"...)
 	}
-	return out, nil
+	return out
 }
 
 // objWriter writes the members of a JSON object as marshal indents them.
@@ -66,17 +63,14 @@ func (w *objWriter) key(k string) {
 		w.b = append(w.b, ',')
 	}
 	w.n++
-	w.b = append(w.b, '\n')
-	for range w.depth {
-		w.b = append(w.b, "  "...)
-	}
-	w.b = appendJSONString(w.b, k)
+	w.newline(w.depth)
+	w.b = yamltree.AppendJSONString(w.b, k)
 	w.b = append(w.b, ": "...)
 }
 
 func (w *objWriter) str(k, v string) {
 	w.key(k)
-	w.b = appendJSONString(w.b, v)
+	w.b = yamltree.AppendJSONString(w.b, v)
 }
 
 func (w *objWriter) strOmit(k, v string) {
@@ -92,31 +86,12 @@ func (w *objWriter) boolean(k string, v bool) {
 
 // strings writes a list of strings; nil is null, as encoding/json writes it.
 func (w *objWriter) strings(k string, list []string) {
-	w.key(k)
-	switch {
-	case list == nil:
+	if list == nil {
+		w.key(k)
 		w.b = append(w.b, "null"...)
 		return
-	case len(list) == 0:
-		w.b = append(w.b, "[]"...)
-		return
 	}
-	w.b = append(w.b, '[')
-	for i, s := range list {
-		if i > 0 {
-			w.b = append(w.b, ',')
-		}
-		w.b = append(w.b, '\n')
-		for range w.depth + 1 {
-			w.b = append(w.b, "  "...)
-		}
-		w.b = appendJSONString(w.b, s)
-	}
-	w.b = append(w.b, '\n')
-	for range w.depth {
-		w.b = append(w.b, "  "...)
-	}
-	w.b = append(w.b, ']')
+	w.list(k, len(list), func(i int) { w.b = yamltree.AppendJSONString(w.b, list[i]) })
 }
 
 // integer writes a number.
@@ -143,6 +118,15 @@ func (w *objWriter) urls(u urls) {
 // members. An empty list is [], as encoding/json writes an empty slice:
 // callers pass non-nil slices (encoding/json writes null for nil).
 func (w *objWriter) objects(k string, n int, members func(i int, ow *objWriter)) {
+	w.list(k, n, func(i int) {
+		ow := objWriter{b: append(w.b, '{'), depth: w.depth + 2}
+		members(i, &ow)
+		w.b = ow.close()
+	})
+}
+
+// list writes a list of n items, item i written by item, one a line.
+func (w *objWriter) list(k string, n int, item func(i int)) {
 	w.key(k)
 	if n == 0 {
 		w.b = append(w.b, "[]"...)
@@ -153,19 +137,19 @@ func (w *objWriter) objects(k string, n int, members func(i int, ow *objWriter))
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = append(w.b, '\n')
-		for range w.depth + 1 {
-			w.b = append(w.b, "  "...)
-		}
-		ow := objWriter{b: append(w.b, '{'), depth: w.depth + 2}
-		members(i, &ow)
-		w.b = ow.close()
+		w.newline(w.depth + 1)
+		item(i)
 	}
+	w.newline(w.depth)
+	w.b = append(w.b, ']')
+}
+
+// newline breaks the line and indents the next one by depth levels.
+func (w *objWriter) newline(depth int) {
 	w.b = append(w.b, '\n')
-	for range w.depth {
+	for range depth {
 		w.b = append(w.b, "  "...)
 	}
-	w.b = append(w.b, ']')
 }
 
 // close ends the object.
@@ -173,65 +157,6 @@ func (w *objWriter) close() []byte {
 	if w.n == 0 {
 		return append(w.b, '}')
 	}
-	w.b = append(w.b, '\n')
-	for range w.depth - 1 {
-		w.b = append(w.b, "  "...)
-	}
+	w.newline(w.depth - 1)
 	return append(w.b, '}')
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s quoted as encoding/json quotes it with HTML
-// escaping off: invalid UTF-8 becomes U+FFFD, and U+2028 and U+2029 are
-// escaped, since JavaScript reads them as line ends.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -96,19 +96,3 @@ func TestCatalogJSONMatchesMarshal(t *testing.T) {
 		}
 	}
 }
-
-// FuzzJSONString: strings are quoted as encoding/json quotes them.
-func FuzzJSONString(f *testing.F) {
-	for _, s := range []string{"", "plain", "\"quoted\" \\ back", "tab\tnl\ncr\rbs\bff\f\x00\x1f", "<b>&</b>", "\u2028\u2029", "\xff\xfe", "é😀", "\x7f"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		direct, want, err := api.JSONStringBothWays(s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(direct, want) {
-			t.Fatalf("%q quoted as %q, want %q", s, direct, want)
-		}
-	})
-}

@@ -152,16 +152,8 @@ func catalogDocs(b testing.TB, root string) (docs []doc, size int64) {
 // $SKILLDEX_BENCH_CACHE, else the user cache folder) and the shared corpus
 // of real skills.
 func catalogBenchRoots(tb testing.TB) []struct{ name, root string } {
-	cache := os.Getenv("SKILLDEX_BENCH_CACHE")
-	if cache == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			dir = os.TempDir()
-		}
-		cache = filepath.Join(dir, "skilldex-bench")
-	}
 	return []struct{ name, root string }{
-		{"generated-1000", filepath.Join(cache, "catalog-1000")},
+		{"generated-1000", catalogen.BenchCatalog(1000)},
 		{"corpus", filepath.Join(testutil.ProjectRoot(tb), "..", "shared", "corpus")},
 	}
 }

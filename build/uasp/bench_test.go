@@ -3,16 +3,16 @@ package uasp
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
+	"github.com/skilldex/skilldex/internal/catalogen"
 )
 
 // benchCatalog is the generated catalog make bench builds; the benchmarks
 // that read it skip when it is absent.
-var benchCatalog = filepath.Join(os.Getenv("HOME"), ".cache", "skilldex-bench", "catalog-1000")
+var benchCatalog = catalogen.BenchCatalog(1000)
 
 // derivable returns the skills ForSkill derives a document for: named
 // skills without a UASP document of their own.

@@ -19,7 +19,7 @@ func PythonJSON(v any) ([]byte, error) {
 	if err := e.value(v); err != nil {
 		return nil, err
 	}
-	return []byte(e.b.String()), nil
+	return e.b, nil
 }
 
 // JSON encodes v in document order, with indent per level ("" for compact
@@ -30,22 +30,22 @@ func JSON(v any, indent string) ([]byte, error) {
 	if err := e.value(v); err != nil {
 		return nil, err
 	}
-	return []byte(e.b.String()), nil
+	return e.b, nil
 }
 
 // AppendJSON appends JSON(v, indent) to dst as it reads nested depth
 // levels deep in an indented document: every line it breaks starts with
 // depth+1 indents or more, and its closing bracket with depth.
 func AppendJSON(dst []byte, v any, indent string, depth int) ([]byte, error) {
-	e := encoder{indent: indent, depth: depth}
+	e := encoder{b: dst, indent: indent, depth: depth}
 	if err := e.value(v); err != nil {
 		return dst, err
 	}
-	return append(dst, e.b.String()...), nil
+	return e.b, nil
 }
 
 type encoder struct {
-	b      strings.Builder
+	b      buffer
 	python bool
 	indent string
 	depth  int
@@ -171,9 +171,23 @@ func (e *encoder) special(python string) string {
 	return "null"
 }
 
+// buffer is the encoder's output, appended to.
+type buffer []byte
+
+func (b *buffer) WriteByte(c byte) error {
+	*b = append(*b, c)
+	return nil
+}
+
+func (b *buffer) WriteString(s string) { *b = append(*b, s...) }
+
 const hexDigits = "0123456789abcdef"
 
 func (e *encoder) str(s string) {
+	if !e.python {
+		e.b = AppendJSONString(e.b, s)
+		return
+	}
 	b := &e.b
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
@@ -195,7 +209,7 @@ func (e *encoder) str(s string) {
 			case '\f':
 				b.WriteString(`\f`)
 			default:
-				if c < 0x20 || (e.python && c == 0x7f) {
+				if c < 0x20 || c == 0x7f {
 					writeU(b, rune(c))
 				} else {
 					b.WriteByte(c)
@@ -205,29 +219,19 @@ func (e *encoder) str(s string) {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case e.python:
-			if r >= 0x10000 {
-				r -= 0x10000
-				writeU(b, 0xd800|(r>>10)&0x3ff)
-				writeU(b, 0xdc00|r&0x3ff)
-			} else {
-				writeU(b, r) // invalid bytes decode to U+FFFD, as errors="replace" would
-			}
-		case r == utf8.RuneError && size == 1:
-			b.WriteString(`\ufffd`)
-		case r == '\u2028' || r == '\u2029':
-			// Valid JSON, but not valid JavaScript before ES2019.
-			writeU(b, r)
-		default:
-			b.WriteString(s[i : i+size])
+		if r >= 0x10000 {
+			r -= 0x10000
+			writeU(b, 0xd800|(r>>10)&0x3ff)
+			writeU(b, 0xdc00|r&0x3ff)
+		} else {
+			writeU(b, r) // invalid bytes decode to U+FFFD, as errors="replace" would
 		}
 		i += size
 	}
 	b.WriteByte('"')
 }
 
-func writeU(b *strings.Builder, r rune) {
+func writeU(b *buffer, r rune) {
 	b.WriteString(`\u`)
 	b.WriteByte(hexDigits[r>>12&0xf])
 	b.WriteByte(hexDigits[r>>8&0xf])
@@ -277,4 +281,58 @@ func pyFloat(f float64) string {
 		out = "-" + out
 	}
 	return out
+}
+
+// AppendJSONString appends s quoted as encoding/json quotes it with HTML
+// escaping off (and as JSON and AppendJSON quote strings): invalid UTF-8 becomes U+FFFD, and U+2028 and U+2029 are
+// escaped, since JavaScript reads them as line ends.
+func AppendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '\\', '"':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
 }

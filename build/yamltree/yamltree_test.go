@@ -1,6 +1,7 @@
 package yamltree
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -155,6 +156,25 @@ func FuzzDecode(f *testing.F) {
 		}
 		if _, err := JSON(v, " "); err != nil {
 			t.Fatalf("decoded but cannot encode: %v", err)
+		}
+	})
+}
+
+// FuzzJSONString: AppendJSONString quotes as encoding/json does with HTML
+// escaping off.
+func FuzzJSONString(f *testing.F) {
+	for _, s := range []string{"", "plain", "\"quoted\" \\ back", "tab\tnl\ncr\rbs\bff\f\x00\x1f", "<b>&</b>", "\u2028\u2029", "\xff\xfe", "é😀", "\x7f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(s); err != nil {
+			t.Fatal(err)
+		}
+		if got := AppendJSONString(nil, s); string(got) != strings.TrimSuffix(want.String(), "\n") {
+			t.Fatalf("%q quoted as %q, want %q", s, got, want.String())
 		}
 	})
 }

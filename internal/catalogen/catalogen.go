@@ -418,3 +418,23 @@ func uaspDoc(r *rand.Rand, s *Skill) string {
 	fmt.Fprintf(&b, "constraints:\n  always:\n    - %s\n  never:\n    - %s\n", q(sentence(r, s, 8)), q(sentence(r, s, 8)))
 	return b.String()
 }
+
+// BenchCache is the folder where `make bench` keeps its tools, catalogs
+// and sites: $SKILLDEX_BENCH_CACHE, else skilldex-bench in the user's
+// cache folder.
+func BenchCache() string {
+	if d := os.Getenv("SKILLDEX_BENCH_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "skilldex-bench")
+	}
+	return filepath.Join(os.TempDir(), "skilldex-bench")
+}
+
+// BenchCatalog is the folder of the catalog of n skills (seed 1) that
+// `make bench` generates in BenchCache; benchmarks that read it skip when
+// it is missing.
+func BenchCatalog(n int) string {
+	return filepath.Join(BenchCache(), fmt.Sprintf("catalog-%d", n))
+}

@@ -43,7 +43,7 @@ const (
 
 func main() {
 	sizes := flag.String("n", "1000,10000", "catalog sizes, comma-separated")
-	cache := flag.String("cache", defaultCache(), "folder for the tools, catalogs and sites")
+	cache := flag.String("cache", catalogen.BenchCache(), "folder for the tools, catalogs and sites")
 	skipOthers := flag.Bool("skip-others", false, "measure skilldex only")
 	runs := flag.Int("runs", 2, "builds per tool and size, the tools taking turns; the fastest is reported")
 	flag.BoolVar(&opts.rebuild, "rebuild", true, "time skilldex's rebuild after one edit too")
@@ -53,16 +53,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "sitebench:", err)
 		os.Exit(1)
 	}
-}
-
-func defaultCache() string {
-	if d := os.Getenv("SKILLDEX_BENCH_CACHE"); d != "" {
-		return d
-	}
-	if d, err := os.UserCacheDir(); err == nil {
-		return filepath.Join(d, "skilldex-bench")
-	}
-	return filepath.Join(os.TempDir(), "skilldex-bench")
 }
 
 // opts are the settings of skilldex's builds.
