@@ -76,7 +76,7 @@ func benchChunks(b *testing.B, op func(*index.Chunks) error) {
 			ch := loadChunks(b, src)
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu0, measured := processCPU()
+			cpu0, measured := testutil.ProcessCPU()
 			for b.Loop() {
 				if err := op(ch); err != nil {
 					b.Fatal(err)
@@ -84,7 +84,7 @@ func benchChunks(b *testing.B, op func(*index.Chunks) error) {
 			}
 			docs := float64(b.N * ch.Len())
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/docs, "ns/doc")
-			if cpu1, _ := processCPU(); measured {
+			if cpu1, _ := testutil.ProcessCPU(); measured {
 				b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/docs, "cpu-ns/doc")
 			}
 		})

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
@@ -167,7 +166,7 @@ func BenchmarkRenderCatalog(b *testing.B) {
 			docs, size := catalogDocs(b, c.root)
 			b.SetBytes(size)
 			b.ReportAllocs()
-			start := cpuTime()
+			start, measured := testutil.ProcessCPU()
 			for b.Loop() {
 				resetHighlightCache()
 				for _, d := range docs {
@@ -176,17 +175,13 @@ func BenchmarkRenderCatalog(b *testing.B) {
 					}
 				}
 			}
-			reportCPU(b, start)
+			if end, _ := testutil.ProcessCPU(); measured {
+				// Garbage collection on other threads included: on a
+				// shared machine, wall time per op also counts the time
+				// spent waiting for a CPU.
+				b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
+			}
 		})
-	}
-}
-
-// reportCPU reports the process's CPU time per op since start, garbage
-// collection on other threads included: on a shared machine, wall time
-// per op also counts the time spent waiting for a CPU.
-func reportCPU(b *testing.B, start time.Duration) {
-	if end := cpuTime(); start >= 0 && end >= 0 {
-		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/op")
 	}
 }
 

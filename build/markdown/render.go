@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/renderer/html"
@@ -105,19 +104,11 @@ func renderTableCell(w util.BufWriter, _ []byte, node ast.Node, entering bool) (
 	}
 	_ = w.WriteByte('<')
 	_, _ = w.WriteString(tag)
+	// A cell has no attributes: the transform removes every node's.
 	if n.Alignment != east.AlignNone {
-		if _, ok := n.AttributeString("align"); !ok {
-			_, _ = w.WriteString(` align="`)
-			_, _ = w.WriteString(n.Alignment.String())
-			_ = w.WriteByte('"')
-		}
-	}
-	if n.Attributes() != nil { // never: the transform removes them
-		filter := extension.TableTdCellAttributeFilter
-		if tag == "th" {
-			filter = extension.TableThCellAttributeFilter
-		}
-		html.RenderAttributes(w, n, filter)
+		_, _ = w.WriteString(` align="`)
+		_, _ = w.WriteString(n.Alignment.String())
+		_ = w.WriteByte('"')
 	}
 	_ = w.WriteByte('>')
 	return ast.WalkContinue, nil

@@ -437,10 +437,6 @@ func slug(text string) string {
 			continue
 		}
 		switch {
-		case r == ' ':
-			b.WriteByte('-')
-		case r == '-' || r == '_':
-			b.WriteRune(r)
 		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsNumber(r) || unicode.Is(unicode.M, r) || unicode.Is(unicode.Pc, r):
 			b.WriteRune(unicode.ToLower(r))
 		}

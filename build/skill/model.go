@@ -250,19 +250,13 @@ func (s *Skill) ReleaseSyntax() {
 	if fm == nil || fm.Node == nil {
 		return
 	}
-	kept := &keptPositions{keys: map[string]diag.Pos{}, values: map[string]diag.Pos{}, root: fm.ValuePos("\x00missing\x00")}
-	root, _ := yamltree.Lookup(fm.Node, nil)
-	for root != nil && root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
-		root = root.Content[0]
-	}
-	if root != nil && root.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(root.Content); i += 2 {
-			key := root.Content[i].Value
-			if _, seen := kept.keys[key]; !seen {
-				kept.keys[key] = fm.KeyPos(key)
-				kept.values[key] = fm.ValuePos(key)
-			}
-		}
+	// The parser keeps only a mapping (parse.go): its keys are the
+	// top level. A repeated key gives each time the positions the tree
+	// gives for it.
+	kept := &keptPositions{keys: map[string]diag.Pos{}, values: map[string]diag.Pos{}, root: fm.Pos(fm.Node)}
+	for i := 0; i+1 < len(fm.Node.Content); i += 2 {
+		key := fm.Node.Content[i].Value
+		kept.keys[key], kept.values[key] = fm.KeyPos(key), fm.ValuePos(key)
 	}
 	fm.released, fm.Node = kept, nil
 }
