@@ -11,6 +11,7 @@ import (
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/build/yamltree"
+	"github.com/skilldex/skilldex/internal/spaces"
 )
 
 var (
@@ -56,8 +57,6 @@ func ParseSkillsCatalog(b []byte) (entries []CatalogEntry, bad []int) {
 	return entries, bad
 }
 
-func collapse(s string) string { return strings.Join(strings.Fields(s), " ") }
-
 // CheckWorkspace applies the SkillBag rules to a workspace and its skills.
 // It returns the diagnostics per skill and those about the workspace.
 func CheckWorkspace(ws *source.Workspace, skills []*skill.Skill) (perSkill map[*skill.Skill][]diag.Diagnostic, global []diag.Diagnostic) {
@@ -101,13 +100,13 @@ func CheckWorkspace(ws *source.Workspace, skills []*skill.Skill) (perSkill map[*
 				add(nil, ws.CatalogPath, pos, "skillbag-catalog-out-of-sync", "%s is listed but .skills/%s/SKILL.md does not exist; remove the line or add the skill", e.Name, e.Name)
 				continue
 			}
-			if s.Description != "" && collapse(e.Description) != collapse(s.Description) {
+			if s.Description != "" && spaces.Collapse(e.Description) != spaces.Collapse(s.Description) {
 				add(s, ws.CatalogPath, pos, "skillbag-catalog-description-mismatch", "the description of %s differs from its SKILL.md; copy the SKILL.md description onto this line", e.Name)
 			}
 		}
 		for _, s := range skills {
 			if _, ok := listed[s.DirName]; !ok && s.SkillFile != "" {
-				add(s, ws.CatalogPath, diag.Pos{}, "skillbag-catalog-out-of-sync", "%s is in .skills/ but not listed in SKILLS.md; add the line '%s: %s'", s.DirName, s.DirName, collapse(s.Description))
+				add(s, ws.CatalogPath, diag.Pos{}, "skillbag-catalog-out-of-sync", "%s is in .skills/ but not listed in SKILLS.md; add the line '%s: %s'", s.DirName, s.DirName, spaces.Collapse(s.Description))
 			}
 		}
 	}

@@ -49,6 +49,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skilldex/skilldex/internal/spaces"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -189,10 +190,10 @@ func Plain(src []byte, max int) (s string) {
 		if n.Kind() != ast.KindParagraph {
 			return ast.WalkContinue, nil
 		}
-		if t := collapse(plainText(n, src, false)); t == "" {
+		if t := spaces.Collapse(plainText(n, src, false)); t == "" {
 			return ast.WalkSkipChildren, nil
 		}
-		found = collapse(plainText(n, src, true))
+		found = spaces.Collapse(plainText(n, src, true))
 		return ast.WalkStop, nil
 	})
 	return truncate(found, max)
@@ -206,35 +207,6 @@ func validUTF8(src []byte) []byte {
 		return src
 	}
 	return bytes.ToValidUTF8(src, []byte("\uFFFD"))
-}
-
-// collapse turns every run of white space into one space and trims the
-// ends.
-func collapse(s string) string {
-	if collapsed(s) {
-		return s // most headings: no need to split and join
-	}
-	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
-}
-
-// collapsed reports whether s is ASCII with single spaces between words
-// and none at the ends: whether collapse(s) == s, for such s.
-func collapsed(s string) bool {
-	if s == "" {
-		return true
-	}
-	if s[0] == ' ' || s[len(s)-1] == ' ' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
-			return false // Unicode or other white space: let FieldsFunc judge
-		case c == ' ' && s[i-1] == ' ':
-			return false
-		}
-	}
-	return true
 }
 
 // truncate cuts s to at most max runes, at a word boundary if there is one

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
+	"github.com/skilldex/skilldex/internal/spaces"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
@@ -111,7 +112,7 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 	// the page must stay a tree HTML parsers accept.
 	for _, n := range tooDeep {
 		p := ast.NewParagraph()
-		p.AppendChild(p, &literalNode{value: []byte(collapse(plainText(n, src, false)))})
+		p.AppendChild(p, &literalNode{value: []byte(spaces.Collapse(plainText(n, src, false)))})
 		n.Parent().ReplaceChild(n.Parent(), n, p)
 	}
 
@@ -120,7 +121,7 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 		ids := idSet{used: make(map[string]bool, len(headings))}
 		nodes := make([]headingNode, len(headings)) // one allocation
 		for i, h := range headings {
-			text := collapse(plainText(h, src, true))
+			text := spaces.Collapse(plainText(h, src, true))
 			id := opt.IDPrefix + ids.unique(slug(text))
 			level := min(max(h.Level+opt.HeadingShift, 1), 6)
 			nodes[i].level, nodes[i].id = level, id
@@ -265,7 +266,7 @@ func settleLink(n ast.Node, src []byte, opt Options) {
 		case kind == urlUnsafe:
 			unwrap(n)
 		case resolved || kind == urlRelative || kind == urlFragment:
-			img := &imageNode{src: href, alt: []byte(collapse(plainText(n, src, true))), title: n.Title}
+			img := &imageNode{src: href, alt: []byte(spaces.Collapse(plainText(n, src, true))), title: n.Title}
 			parent.ReplaceChild(parent, n, img)
 		case nested:
 			// A remote image inside a link (a badge): its alt text, in the
@@ -279,7 +280,7 @@ func settleLink(n ast.Node, src []byte, opt Options) {
 			// Another origin (or mailto:): never loaded, shown as a link to
 			// it.
 			l := &linkNode{href: href, title: n.Title, external: true, class: "remote-image"}
-			if n.FirstChild() == nil || collapse(plainText(n, src, true)) == "" {
+			if n.FirstChild() == nil || spaces.Collapse(plainText(n, src, true)) == "" {
 				for c := n.FirstChild(); c != nil; c = n.FirstChild() {
 					n.RemoveChild(n, c)
 				}

@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
@@ -37,19 +36,6 @@ func TestLinesValue(t *testing.T) {
 			}
 			return ast.WalkContinue, nil
 		})
-	}
-}
-
-// TestCollapse checks collapse's shortcut against splitting and joining.
-func TestCollapse(t *testing.T) {
-	for _, s := range []string{
-		"", " ", "a", "a b", "a  b", " a", "a ", "a\tb", "a\nb", "a\u00a0b", "a\u2003b",
-		"When to use", "Héllo wörld", "x\x1fy", "a \r\n b", "\u0085", "a\vb\fc",
-	} {
-		want := strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
-		if got := collapse(s); got != want {
-			t.Errorf("collapse(%q) = %q, want %q", s, got, want)
-		}
 	}
 }
 

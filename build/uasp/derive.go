@@ -21,6 +21,7 @@ import (
 
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/yamltree"
+	"github.com/skilldex/skilldex/internal/spaces"
 )
 
 // Deterministic derives a UASP document from a SKILL.md with fixed rules
@@ -229,7 +230,7 @@ func (d *deriver) blocks(n ast.Node, listDepth int) {
 		case *ast.Heading:
 			in := d.get(x)
 			in.collect(x, d.src)
-			d.heading = collapse(in.text.String()) // plainText's, from the one collection
+			d.heading = spaces.Collapse(in.text.String()) // plainText's, from the one collection
 			d.headingLevel = x.Level
 			h := strings.ToLower(d.heading)
 			d.inExamples = strings.Contains(h, "example")
@@ -372,7 +373,7 @@ func (d *deriver) linksOf(in *inline, _ string) {
 		return
 	}
 	for _, l := range in.links {
-		d.addSource(l.dest, collapse(l.label), d.line(l.src))
+		d.addSource(l.dest, spaces.Collapse(l.label), d.line(l.src))
 	}
 }
 
@@ -906,7 +907,7 @@ func (d *deriver) envInText(t string, line int) {
 		for end < len(t) && !utf8.RuneStart(t[end]) {
 			end++
 		}
-		d.noteEnv(name, cut(collapse(t[start:end]), 200), def, true, line)
+		d.noteEnv(name, cut(spaces.Collapse(t[start:end]), 200), def, true, line)
 	}
 }
 
@@ -1007,7 +1008,7 @@ func (d *deriver) usk(s *skill.Skill) {
 		}
 		c.Set("syntax", syntax)
 		if s.Description != "" {
-			c.Set("description", cut(collapse(s.Description), 300))
+			c.Set("description", cut(spaces.Collapse(s.Description), 300))
 		}
 		if args := uskArgs(fm.InputSchema); len(args) > 0 {
 			list := make([]any, len(args))
@@ -1045,9 +1046,9 @@ func (d *deriver) usk(s *skill.Skill) {
 				key = fmt.Sprintf("%s-%d", slug(ex.Name), n)
 			}
 			t := yamltree.NewMap()
-			desc := collapse(ex.Description)
+			desc := spaces.Collapse(ex.Description)
 			if desc == "" {
-				desc = collapse(ex.Name)
+				desc = spaces.Collapse(ex.Name)
 			}
 			if desc == "" {
 				desc = fmt.Sprintf("Example %d", i+1)
@@ -1139,7 +1140,7 @@ func uskArgs(schema *yamltree.Map) []*yamltree.Map {
 			a.Set("default", yamltree.Clone(def))
 		}
 		if desc, ok := getString(p, "description"); ok && strings.TrimSpace(desc) != "" {
-			a.Set("description", cut(collapse(desc), 300))
+			a.Set("description", cut(spaces.Collapse(desc), 300))
 		}
 		out = append(out, a)
 	}
@@ -1152,7 +1153,7 @@ func uskReturns(schema *yamltree.Map) string {
 		return ""
 	}
 	if desc, ok := getString(schema, "description"); ok && strings.TrimSpace(desc) != "" {
-		return cut(collapse(desc), 300)
+		return cut(spaces.Collapse(desc), 300)
 	}
 	props, _ := getMap(schema, "properties")
 	if props.Len() == 0 {
@@ -1464,7 +1465,7 @@ func (d *deriver) triggers(s *skill.Skill, fmLine int) *yamltree.Map {
 	var keywords []any
 	seen := map[string]bool{}
 	addKW := func(k string) {
-		k = strings.ToLower(collapse(k))
+		k = strings.ToLower(spaces.Collapse(k))
 		if k == "" || seen[k] || len(keywords) >= 15 {
 			return
 		}

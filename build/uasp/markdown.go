@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/skilldex/skilldex/build/yamltree"
+	"github.com/skilldex/skilldex/internal/spaces"
 )
 
 // ToMarkdown writes a document as Markdown for people (uasp.md 7.2),
@@ -137,11 +138,11 @@ func asText(v any) string {
 }
 
 // inlineText flattens text to one line for running Markdown.
-func inlineText(s string) string { return collapse(s) }
+func inlineText(s string) string { return spaces.Collapse(s) }
 
 // code writes s as inline code, with enough backticks around it.
 func code(s string) string {
-	s = collapse(s)
+	s = spaces.Collapse(s)
 	fence := "`"
 	for strings.Contains(s, fence) {
 		fence += "`"
@@ -164,7 +165,7 @@ func (w *mdWriter) block(lang, s string) {
 	w.blank()
 }
 
-func cell(v any) string { return collapse(asText(v)) }
+func cell(v any) string { return spaces.Collapse(asText(v)) }
 
 // table writes a table with the given columns; a column empty in every row
 // is left out. Pipes in cells are escaped, code spans included, as GFM

@@ -3,9 +3,8 @@ package uasp
 import (
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/skilldex/skilldex/internal/spaces"
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
 )
@@ -294,7 +293,7 @@ func lowerASCII(s string) string {
 
 // plainText returns the inline text of a node (headings, list items).
 func (p *inlines) plainText(n ast.Node, src []byte) string {
-	return collapse(p.rawText(n, src))
+	return spaces.Collapse(p.rawText(n, src))
 }
 
 // cleanText is clean(p.plainText(n, src)), which collapses the text once
@@ -310,59 +309,4 @@ func (p *inlines) rawText(n ast.Node, src []byte) string {
 	t := in.text.String()
 	p.put(in)
 	return t
-}
-
-// cleanASCII8 reports whether the 8 bytes of s are ones collapse keeps as
-// they are, by a test on the word they make: no byte below ' ' or from
-// 0x80 up, no two blanks side by side, and no blank last (its neighbour
-// is in the next eight) or, when first is set, first.
-func cleanASCII8(s string, first bool) bool {
-	_ = s[7]
-	w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	const ones, highs, lows = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
-	if w&highs != 0 || (w-0x20*ones)&^w&highs != 0 {
-		return false // a byte from 0x80 up, or (none such) below 0x20
-	}
-	x := w ^ 0x20*ones                       // blanks become zero bytes
-	blanks := ^((x&lows + lows) | x) & highs // the high bit of each blank
-	return blanks&(blanks>>8) == 0 && s[7] != ' ' && !(first && s[0] == ' ')
-}
-
-// collapse turns runs of blanks into one blank and trims.
-func collapse(s string) string {
-	// Most text is collapsed already: return it without allocating. It is
-	// when its only blanks (unicode.IsSpace, as strings.Fields splits at)
-	// are single ' ', neither first nor last.
-	clean := true
-	for i := 0; i < len(s) && clean; {
-		// Most text is ASCII words and single blanks: eight bytes of it
-		// are passed over at once.
-		if i+8 <= len(s) && cleanASCII8(s[i:i+8], i == 0) {
-			i += 8
-			continue
-		}
-		c := s[i]
-		if c > ' ' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c >= utf8.RuneSelf {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			clean = !unicode.IsSpace(r)
-			i += size
-			continue
-		}
-		switch c {
-		case ' ':
-			clean = i > 0 && i < len(s)-1 && s[i+1] != ' '
-		case '\n', '\t', '\r', '\v', '\f':
-			clean = false
-		}
-		i++
-	}
-	if clean {
-		return s
-	}
-	return strings.Join(strings.Fields(s), " ")
 }

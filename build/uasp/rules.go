@@ -1,6 +1,7 @@
 package uasp
 
 import (
+	"github.com/skilldex/skilldex/internal/spaces"
 	"regexp"
 	"strconv"
 	"strings"
@@ -442,7 +443,7 @@ func inCode(s string, i int) bool {
 
 // clean trims blanks, emphasis leftovers and stops from a piece of text.
 func clean(s string) string {
-	s = collapse(s)
+	s = spaces.Collapse(s)
 	s = strings.Trim(s, " *_,;:")
 	s = strings.TrimRight(s, ".!")
 	return strings.TrimSpace(s)
@@ -536,7 +537,7 @@ func cutRunes(s string, n int) string {
 // truncateWords shortens s to at most n runes at a word boundary, without
 // a marker (meta.description, whose limit the schema sets).
 func truncateWords(s string, n int) string {
-	s = collapse(s)
+	s = spaces.Collapse(s)
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

@@ -1,6 +1,7 @@
 package uasp
 
 import (
+	"github.com/skilldex/skilldex/internal/spaces"
 	"path"
 	"regexp"
 	"strings"
@@ -392,7 +393,7 @@ func parseCall(seg string) (shellCall, bool) {
 			key += "." + rest[1]
 		}
 	}
-	return shellCall{key: key, program: prog, syntax: collapse(seg), tokens: words[i:]}, true
+	return shellCall{key: key, program: prog, syntax: spaces.Collapse(seg), tokens: words[i:]}, true
 }
 
 // isSetup reports a command that installs what a skill needs rather than

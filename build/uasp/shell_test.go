@@ -2,25 +2,12 @@ package uasp
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
-)
 
-// randomWords returns n strings made of pieces.
-func randomWords(seed uint64, n, maxPieces int, pieces []string) []string {
-	rnd := rand.New(rand.NewPCG(seed, seed+1))
-	out := make([]string, n)
-	for i := range out {
-		var b strings.Builder
-		for range rnd.IntN(maxPieces + 1) {
-			b.WriteString(pieces[rnd.IntN(len(pieces))])
-		}
-		out[i] = b.String()
-	}
-	return out
-}
+	"github.com/skilldex/skilldex/internal/testutil"
+)
 
 // TestWordFunctionsMatchRegexps checks the functions that read command
 // words against the regexps they replace.
@@ -39,7 +26,7 @@ func TestWordFunctionsMatchRegexps(t *testing.T) {
 		{redirectRe, isRedirect},
 	}
 	scriptRe := regexp.MustCompile(`\.(py|js|mjs|cjs|ts|sh|rb|pl)$`)
-	for _, w := range randomWords(21, 100000, 5, pieces) {
+	for _, w := range testutil.RandomWords(21, 100000, 5, pieces) {
 		for _, c := range checks {
 			if got, want := c.fn(w), c.re.MatchString(w); got != want {
 				t.Fatalf("%q: function says %v, %s says %v", w, got, c.re, want)
@@ -65,7 +52,7 @@ func TestGuardedMatchRegexps(t *testing.T) {
 		"os.Getenv(", "env::var(", "System.getenv(", "Environment.GetEnvironmentVariable(", "export ", "export", "=", "local ",
 		"readonly ", "declare -x ", "for ", " in ", "read ", "-r ", "N", "\t", "$", "os.", "env", "process"}
 	all := append(append([]guarded{exportRe}, codeEnvRes...), localRes...)
-	for _, line := range randomWords(31, 100000, 6, pieces) {
+	for _, line := range testutil.RandomWords(31, 100000, 6, pieces) {
 		for _, g := range all {
 			if got, want := g.findAll(line), g.re.FindAllStringSubmatch(line, -1); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s on %q: %q, without the guard %q", g.re, line, got, want)
@@ -79,7 +66,7 @@ func TestGuardedMatchRegexps(t *testing.T) {
 func TestDescriptionScannersMatchRegexps(t *testing.T) {
 	pieces := []string{"a", "z", "b9", "0", "-", "--", ".", ". ", "(", "`", "'", "\"", "/", ",", " ", "\t", "\n", "\v", "\f", "\r",
 		"é", "A", "_", ".py", ".json", ".abcdefg", "x-y", "-z", "é.md"}
-	for _, s := range randomWords(41, 100000, 8, pieces) {
+	for _, s := range testutil.RandomWords(41, 100000, 8, pieces) {
 		var got []string
 		eachWord(s, func(w string) bool { got = append(got, w); return true })
 		if want := wordRe.FindAllString(s, -1); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -91,61 +78,12 @@ func TestDescriptionScannersMatchRegexps(t *testing.T) {
 	}
 }
 
-// TestCleanASCII8 checks the eight-byte test against the byte loop it
-// stands for: every byte in every position, and random words of blanks,
-// letters, control and high bytes.
-func TestCleanASCII8(t *testing.T) {
-	want := func(b []byte, first bool) bool {
-		for i, c := range b {
-			if c < ' ' || c >= 0x80 || c == ' ' && (i == 7 || b[i+1] == ' ' || first && i == 0) {
-				return false
-			}
-		}
-		return true
-	}
-	check := func(b []byte) {
-		for _, first := range []bool{false, true} {
-			if got := cleanASCII8(string(b), first); got != want(b, first) {
-				t.Fatalf("cleanASCII8(%q, %v) = %v", b, first, got)
-			}
-		}
-	}
-	for c := range 256 {
-		for pos := range 8 {
-			b := []byte("abcdefgh")
-			b[pos] = byte(c)
-			check(b)
-		}
-	}
-	rnd := rand.New(rand.NewPCG(81, 82))
-	alphabet := []byte{' ', ' ', ' ', 'a', 'z', '!', '~', 0x7f, 0x80, 0xff, 0x1f, 0x21, 0x20, '\t', 0, 0xc3}
-	for range 200000 {
-		var b [8]byte
-		for i := range b {
-			b[i] = alphabet[rnd.IntN(len(alphabet))]
-		}
-		check(b[:])
-	}
-}
-
-// TestCollapseMatchesFields checks collapse, which returns clean text as
-// it is, against what it computes for the rest.
-func TestCollapseMatchesFields(t *testing.T) {
-	pieces := []string{"a", " ", "  ", "\t", "\n", "\v", "\f", "\r", "é", "\u00a0", "\u0085", "\u2003", "\u3000", "\xff", "\xc2", "日本", "x y",
-		"plain-words!", "~\x7f", "\x21\x20", "0123456789abcdef"}
-	for _, s := range randomWords(61, 200000, 12, pieces) {
-		if got, want := collapse(s), strings.Join(strings.Fields(s), " "); got != want {
-			t.Fatalf("collapse(%q) = %q, want %q", s, got, want)
-		}
-	}
-}
-
 // TestMarkedOptionalMatchesToLower checks markedOptional against the
 // strings.ToLower it avoids.
 func TestMarkedOptionalMatchesToLower(t *testing.T) {
 	pieces := []string{"optional", "OPTIONAL", "Optional", "(optional)", "(OPTİONAL)", "optİonal", "(", ")", "opt", "ional", " ", "x", "é", "\xff", "(Opt",
 		"\u212a", "Ⱥ", "(o", "ptional)", "ο"}
-	for _, s := range randomWords(71, 100000, 5, pieces) {
+	for _, s := range testutil.RandomWords(71, 100000, 5, pieces) {
 		lt := strings.ToLower(s)
 		if got, want := markedOptional(s), strings.HasPrefix(lt, "optional") || strings.Contains(lt, "(optional)"); got != want {
 			t.Fatalf("markedOptional(%q) = %v, want %v", s, got, want)
