@@ -504,10 +504,7 @@ func (d *deriver) codeLines(n ast.Node, lines []codeLine) []codeLine {
 		return lines
 	}
 	first, last := segs.At(0).Start, segs.At(segs.Len()-1).Stop
-	var block string
-	if first <= last {
-		block = string(d.src[first:last])
-	}
+	block := string(d.blockSource(n))
 	for i := 0; i < segs.Len(); i++ {
 		seg := segs.At(i)
 		var t string

@@ -18,8 +18,9 @@ func Collapse(s string) string {
 	clean := true
 	for i := 0; i < len(s) && clean; {
 		// Most text is ASCII words and single blanks: eight bytes of it
-		// are passed over at once.
-		if i+8 <= len(s) && cleanASCII8(s[i:i+8], i == 0) {
+		// are passed over at once (not tried from a non-ASCII byte, where
+		// it would fail at every byte of such text).
+		if s[i] < utf8.RuneSelf && i+8 <= len(s) && cleanASCII8(s[i:i+8], i == 0) {
 			i += 8
 			continue
 		}
