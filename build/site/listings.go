@@ -1,9 +1,13 @@
 package site
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
+	"html/template"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
@@ -11,29 +15,43 @@ import (
 	"github.com/skilldex/skilldex/build/siteinfo"
 )
 
-// card is a skill as listings show it.
+// card is a skill as listings show it. A skill is listed on the home page
+// and on the page of each of its terms, about seven listings in all, so
+// its card is rendered once a build (template "card") and the listings
+// insert it as it is.
 type card struct {
 	Name, Link, Summary  string
 	Type, Format, Status string
 	Tags                 []termLink
+
+	// key digests the fields above, for the keys of the listings that
+	// show the card (see listKey.cards).
+	key [sha256.Size]byte
+
+	r      *renderer
+	render sync.Once
+	html   template.HTML
+	err    error
 }
+
+// cardTemplate is the page template whose "card" renders cards: all of
+// them have it, from partials.html.
+const cardTemplate = "home.html"
 
 // cardTags is how many tags a card shows.
 const cardTags = 5
 
-// cardOf returns the skill's card, made once per build: a skill is listed
-// on the home page and on the page of each of its terms.
-func (r *renderer) cardOf(s *catalog.Skill) card {
+// cardOf returns the skill's card, made once per build.
+func (r *renderer) cardOf(s *catalog.Skill) *card {
 	if c, ok := r.cards.Load(s); ok {
-		return c.(card)
+		return c.(*card)
 	}
-	c := r.makeCard(s)
-	r.cards.Store(s, c)
-	return c
+	c, _ := r.cards.LoadOrStore(s, r.makeCard(s))
+	return c.(*card)
 }
 
-func (r *renderer) makeCard(s *catalog.Skill) card {
-	c := card{
+func (r *renderer) makeCard(s *catalog.Skill) *card {
+	c := &card{
 		Name:    s.Name,
 		Link:    r.site.Link(siteinfo.SkillPage(s.Name)),
 		Summary: firstLine(s.Description, 220),
@@ -49,7 +67,30 @@ func (r *renderer) makeCard(s *catalog.Skill) card {
 		}
 		c.Tags = append(c.Tags, termLink{hashTag(t), r.termLink(catalog.Tags, t)})
 	}
+	k := listKey{h: sha256.New()}
+	k.str(c.Name, c.Link, c.Summary, c.Type, c.Format, c.Status)
+	k.int(len(c.Tags))
+	for _, t := range c.Tags {
+		k.str(t.Name, t.Link)
+	}
+	k.h.Sum(c.key[:0])
+	c.r = r
 	return c
+}
+
+// HTML is the card as listings show it, rendered the first time a listing
+// page that shows it is rendered: an incremental build renders the cards
+// of the listings it writes only.
+func (c *card) HTML() (template.HTML, error) {
+	c.render.Do(func() {
+		buf := bufPool.Get().(*bytes.Buffer)
+		defer bufPool.Put(buf)
+		buf.Reset()
+		if c.err = c.r.pages[cardTemplate].ExecuteTemplate(buf, "card", c); c.err == nil {
+			c.html = template.HTML(buf.String())
+		}
+	})
+	return c.html, c.err
 }
 
 // pager links the pages of a listing.
@@ -57,6 +98,9 @@ type pager struct {
 	Number     int
 	Prev, Next string
 	Pages      []pageLink
+	// base is the listing's site path: with Number and len(Pages), the
+	// links above follow from it (see listKey.pager).
+	base string
 }
 
 type pageLink struct {
@@ -76,12 +120,12 @@ func pagePath(base string, n int) string {
 
 // paginate splits skills into pages of PageSize and calls write for each
 // with its cards and pager, pages in parallel.
-func (r *renderer) paginate(base string, skills []*catalog.Skill, write func(sitePath string, cards []card, p *pager) error) error {
+func (r *renderer) paginate(base string, skills []*catalog.Skill, write func(sitePath string, cards []*card, p *pager) error) error {
 	n := max(1, (len(skills)+PageSize-1)/PageSize)
 	return forEach(r.ctx, n, func(k int) error {
 		i := k + 1
 		lo, hi := (i-1)*PageSize, min(i*PageSize, len(skills))
-		cards := make([]card, 0, hi-lo)
+		cards := make([]*card, 0, hi-lo)
 		for _, s := range skills[lo:hi] {
 			cards = append(cards, r.cardOf(s))
 		}
@@ -91,7 +135,7 @@ func (r *renderer) paginate(base string, skills []*catalog.Skill, write func(sit
 
 // pagerOf is the pager of page i of n of the listing at base.
 func (r *renderer) pagerOf(base string, i, n int) *pager {
-	p := &pager{Number: i}
+	p := &pager{Number: i, base: base}
 	for j := 1; j <= n; j++ {
 		p.Pages = append(p.Pages, pageLink{Number: j, Link: r.site.Link(pagePath(base, j)), Current: j == i})
 	}
@@ -137,7 +181,7 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 		}
 		facets = append(facets, fv)
 	}
-	return r.paginate("", c.Skills, func(sitePath string, cards []card, p *pager) error {
+	return r.paginate("", c.Skills, func(sitePath string, cards []*card, p *pager) error {
 		title := ""
 		if p.Number > 1 {
 			title = fmt.Sprintf("Page %d", p.Number)
@@ -197,7 +241,7 @@ func (r *renderer) writeTaxonomies(c *catalog.Catalog, out *output.Writer) error
 		}
 		err = forEach(r.ctx, len(t.Terms), func(i int) error {
 			term := t.Terms[i]
-			return r.paginate(siteinfo.TaxonomyPage(t.Kind, term.Slug), term.Skills, func(sitePath string, cards []card, p *pager) error {
+			return r.paginate(siteinfo.TaxonomyPage(t.Kind, term.Slug), term.Skills, func(sitePath string, cards []*card, p *pager) error {
 				indexLink := r.site.Link(siteinfo.TaxonomyIndex(t.Kind))
 				key := r.newListKey("term.html")
 				key.str(t.Title, indexLink, term.Name)

@@ -41,24 +41,18 @@ func (k *listKey) page(p *page) {
 	k.str(p.Title, p.Description, p.Canonical, p.Alternate, p.Module, p.Section)
 }
 
-func (k *listKey) cards(cs []card) {
+func (k *listKey) cards(cs []*card) {
 	k.int(len(cs))
 	for _, c := range cs {
-		k.str(c.Name, c.Link, c.Summary, c.Type, c.Format, c.Status)
-		k.int(len(c.Tags))
-		for _, t := range c.Tags {
-			k.str(t.Name, t.Link)
-		}
+		k.h.Write(c.key[:])
 	}
 }
 
+// pager digests what a pager's links follow from (pagerOf): the site's
+// settings are in every key already.
 func (k *listKey) pager(p *pager) {
+	k.str(p.base)
 	k.int(p.Number, len(p.Pages))
-	k.str(p.Prev, p.Next)
-	for _, l := range p.Pages {
-		k.int(l.Number)
-		k.str(l.Link, strconv.FormatBool(l.Current))
-	}
 }
 
 func (k *listKey) diags(ds []diagView) {
