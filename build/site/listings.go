@@ -11,6 +11,7 @@ import (
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
 )
@@ -28,10 +29,11 @@ type card struct {
 	// show the card (see listKey.cards).
 	key [sha256.Size]byte
 
-	r      *renderer
-	render sync.Once
-	html   template.HTML
-	err    error
+	r       *renderer
+	memoKey string // "" without a memo
+	render  sync.Once
+	html    template.HTML
+	err     error
 }
 
 // cardTemplate is the page template whose "card" renders cards: all of
@@ -75,6 +77,15 @@ func (r *renderer) makeCard(s *catalog.Skill) *card {
 	}
 	k.h.Sum(c.key[:0])
 	c.r = r
+	if r.memo != nil {
+		// serve's builds share cards: a rebuild renders only the cards
+		// of skills an edit changed. Each build asks for every card, so
+		// that the memo keeps them all (see memo.Sweep).
+		c.memoKey = "card\x00" + r.key + string(c.key[:])
+		if html, ok := memo.Lookup[template.HTML](r.memo, c.memoKey); ok {
+			c.render.Do(func() { c.html = html })
+		}
+	}
 	return c
 }
 
@@ -88,6 +99,7 @@ func (c *card) HTML() (template.HTML, error) {
 		buf.Reset()
 		if c.err = c.r.pages[cardTemplate].ExecuteTemplate(buf, "card", c); c.err == nil {
 			c.html = template.HTML(buf.String())
+			c.r.memo.Put(c.memoKey, c.html)
 		}
 	})
 	return c.html, c.err
