@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -321,5 +322,38 @@ func TestWorkspaceSymlinksOutside(t *testing.T) {
 	}
 	if n < 4 {
 		t.Errorf("want a symlink-outside-skill warning per link out, got %d: %+v", n, res.Diagnostics)
+	}
+}
+
+// TestParallelWalkMatchesSerial discovers the same sources walking one
+// folder at a time and eight at a time: the results must be equal, in
+// order, diagnostics included.
+func TestParallelWalkMatchesSerial(t *testing.T) {
+	roots := []string{
+		testutil.WriteTxtar(t, filepath.Join(t.TempDir(), "root"), catalogTxtar),
+		testutil.Shared(t, "corpus"),
+	}
+	discover := func(workers int) *Result {
+		defer func(n int) { walkWorkers = n }(walkWorkers)
+		walkWorkers = workers
+		res, err := Discover(context.Background(), roots, DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	serial, parallel := discover(0), discover(8)
+	if len(serial.Inputs) < 400 {
+		t.Fatalf("found %d inputs; the corpus alone has 412 skills", len(serial.Inputs))
+	}
+	if !reflect.DeepEqual(serial, parallel) {
+		for i := range min(len(serial.Inputs), len(parallel.Inputs)) {
+			if !reflect.DeepEqual(serial.Inputs[i], parallel.Inputs[i]) {
+				t.Fatalf("input %d: one at a time %+v, eight at a time %+v", i, serial.Inputs[i], parallel.Inputs[i])
+			}
+		}
+		t.Fatalf("one at a time: %d inputs, %d workspaces, %d diagnostics; eight at a time: %d, %d, %d",
+			len(serial.Inputs), len(serial.Workspaces), len(serial.Diagnostics),
+			len(parallel.Inputs), len(parallel.Workspaces), len(parallel.Diagnostics))
 	}
 }
