@@ -12,6 +12,7 @@ import (
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/pass"
 	"github.com/skilldex/skilldex/build/site"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/index"
@@ -29,6 +30,12 @@ type Options struct {
 	NoMinify bool
 	// Progress, when set, is told about each stage as it starts.
 	Progress func(stage string)
+	// KeepSkills keeps every skill whole in Result.Catalog. By default a
+	// build without a Cache lets each skill's sources, body and UASP
+	// document go once its files are written (catalog.Skill.Release), so
+	// that it holds them for the skills being written, not for the whole
+	// catalog.
+	KeepSkills bool
 	// Previous is the manifest of the site now at Output, from the Result
 	// of the build that wrote it. With it (and a LoadOptions.Cache), the
 	// build is incremental: only what changed is rendered and written, and
@@ -37,16 +44,19 @@ type Options struct {
 }
 
 // A Writer writes one part of the site (pages, the JSON API, the search
-// index) from the catalog. A full build runs the writers one after
-// another, a rebuild all at once (see write); each is free to parallelise
-// its own work. A writer never parses sources again, and reads back only
-// files it wrote itself.
+// index) from the catalog. Its share of a build (pass.Work) is work per
+// skill, which the build runs for every writer in one pass over the
+// skills, and catalog-wide files, which it writes after the pass: a full
+// build one writer after another, a rebuild all at once (see write). A
+// writer never parses sources again, and reads back only files it wrote
+// itself.
 type Writer interface {
-	// Name is the stage name shown in progress ("pages", "api", "search").
+	// Name is the stage name shown in progress ("pages", "search", "api").
 	Name() string
-	// m holds what the writer worked out in the previous build of the
-	// same Cache, for it to reuse; nil in a one-off build.
-	Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) error
+	// Begin prepares the writer's share of a build. m holds what the
+	// writer worked out in the previous build of the same Cache, for it
+	// to reuse; nil in a one-off build.
+	Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error)
 }
 
 // writers are the parts of a site, in the order they are written. Each
@@ -67,49 +77,120 @@ type Result struct {
 	Manifest *output.Manifest
 }
 
-// write runs the writers. They share only their inputs, which they read,
-// and the output, which takes files from any goroutine; each reads back
-// only files it wrote itself (api: the Markdown twins into
-// llms-full.txt, the digests of the skills' files for the discovery
-// index; pages: the HTML pages for the sitemap, which no other writer
-// makes, TestOnlyPagesWriteHTMLPages). A full build runs them in turn, so that the memory each holds
-// while it works (the search index's segments, most) does not add up; a
-// rebuild after an edit (an output that updates a previous site) has
-// little per-skill work left, and its writers run at once, so that each one's catalog-wide files overlap the others'.
-func write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, overlap bool, progress func(string)) error {
-	run := func(w Writer) (err error) {
-		// The label tells the writers apart in a CPU profile
-		// (go tool pprof -tagfocus writer=api), goroutines they start
-		// included.
-		pprof.Do(ctx, pprof.Labels("writer", w.Name()), func(ctx context.Context) {
-			err = w.Write(ctx, c, out, site, m)
+// writeOptions say how write runs the writers.
+type writeOptions struct {
+	// overlap runs the writers' catalog-wide work at once: a rebuild
+	// after an edit has little per-skill work left, and each writer's
+	// catalog-wide files overlap the others'. A full build runs them in
+	// turn, so that the memory each holds while it works (the search
+	// index's segments, most) does not add up.
+	overlap bool
+	// release lets each skill's sources, body and UASP document go once
+	// every writer has done its work for the skill (catalog.Skill.Release):
+	// a one-off build holds them for one skill at a time instead of for
+	// the whole catalog. serve's builds keep them in their Cache.
+	release  bool
+	progress func(string)
+}
+
+// write runs the writers: Begin for each, then one pass over the skills
+// in which each skill goes through every writer, then each writer's
+// catalog-wide files. They share only their inputs, which they read, and
+// the output, which takes files from any goroutine; each reads back only
+// files it wrote itself (api: the Markdown twins into llms-full.txt, the
+// digests of the skills' files for the discovery index; pages: the HTML
+// pages for the sitemap, which no other writer makes,
+// TestOnlyPagesWriteHTMLPages).
+func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, opt writeOptions) error {
+	progress := opt.progress
+	if progress == nil {
+		progress = func(string) {}
+	}
+	// The labels tell the writers apart in a CPU profile
+	// (go tool pprof -tagfocus writer=api), goroutines they start
+	// included.
+	labelled := make([]context.Context, len(ws))
+	works := make([]pass.Work, len(ws))
+	for i, w := range ws {
+		labelled[i] = pprof.WithLabels(ctx, pprof.Labels("writer", w.Name()))
+		var err error
+		pprof.Do(ctx, pprof.Labels("writer", w.Name()), func(context.Context) {
+			works[i], err = w.Begin(ctx, c, out, site, m)
 		})
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", w.Name(), err)
 		}
+	}
+	progress("skills")
+	if err := skillPass(ctx, ws, works, labelled, c, opt.release); err != nil {
+		return err
+	}
+	finish := func(i int) error {
+		if works[i].Catalog == nil {
+			return nil
+		}
+		var err error
+		pprof.Do(ctx, pprof.Labels("writer", ws[i].Name()), func(context.Context) { err = works[i].Catalog() })
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", ws[i].Name(), err)
+		}
 		return nil
 	}
-	if !overlap {
-		for _, w := range writers {
+	if !opt.overlap {
+		for i, w := range ws {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			progress(w.Name())
-			if err := run(w); err != nil {
+			if err := finish(i); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	names := make([]string, len(writers))
-	for i, w := range writers {
+	names := make([]string, len(ws))
+	for i, w := range ws {
 		names[i] = w.Name()
 	}
 	progress(strings.Join(names, ", "))
-	errs := make([]error, len(writers))
-	parallel.For(ctx, len(writers), len(writers), func(i int) { errs[i] = run(writers[i]) })
+	errs := make([]error, len(ws))
+	parallel.For(ctx, len(ws), len(ws), func(i int) { errs[i] = finish(i) })
 	if err := errors.Join(errs...); err != nil {
 		return err
+	}
+	return ctx.Err()
+}
+
+// skillPass runs every writer's work for each skill, skills in parallel,
+// and releases each skill after its last writer when release is set. It
+// stops at the first error and returns the error of the first skill in
+// catalog order that failed.
+func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog, release bool) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	errs := make([]error, len(c.Skills))
+	parallel.For(ctx, len(c.Skills), 0, func(i int) {
+		for k, work := range works {
+			if work.Skill == nil {
+				continue
+			}
+			pprof.SetGoroutineLabels(labelled[k])
+			err := work.Skill(i)
+			pprof.SetGoroutineLabels(ctx)
+			if err != nil {
+				errs[i] = fmt.Errorf("writing %s: skill %s: %w", ws[k].Name(), c.Skills[i].Name, err)
+				cancel()
+				return
+			}
+		}
+		if release {
+			c.Skills[i].Release()
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return ctx.Err()
 }
@@ -156,7 +237,8 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := write(ctx, c, out, site, opt.Cache.writers(), out.Incremental(), progress); err != nil {
+	wopt := writeOptions{overlap: out.Incremental(), release: opt.Cache == nil && !opt.KeepSkills, progress: progress}
+	if err := write(ctx, writers, c, out, site, opt.Cache.writers(), wopt); err != nil {
 		out.Abort()
 		return nil, err
 	}

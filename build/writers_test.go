@@ -19,15 +19,7 @@ import (
 // if no other writer makes a page. The adversarial catalog has skill
 // files named index.html and the like.
 func TestOnlyPagesWriteHTMLPages(t *testing.T) {
-	gen := filepath.Join(t.TempDir(), "gen")
-	if err := catalogen.Generate(gen, 20, 3); err != nil {
-		t.Fatal(err)
-	}
-	bad, err := hostile.Write(t.TempDir(), hostile.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := Load(context.Background(), LoadOptions{Sources: append([]string{gen, testutil.Shared(t, "corpus", "uasp")}, bad.Sources...)})
+	c, err := Load(context.Background(), LoadOptions{Sources: mixedSources(t, 20)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +34,8 @@ func TestOnlyPagesWriteHTMLPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Write(context.Background(), c, out, site, nil); err != nil {
+		// Without release: the next writer reads the same catalog.
+		if err := write(context.Background(), []Writer{w}, c, out, site, nil, writeOptions{}); err != nil {
 			t.Fatalf("%s: %v", w.Name(), err)
 		}
 		for _, f := range out.Files() {
@@ -60,4 +53,19 @@ func TestOnlyPagesWriteHTMLPages(t *testing.T) {
 	if pages < len(c.Skills) {
 		t.Errorf("the pages writer wrote %d HTML files for %d skills", pages, len(c.Skills))
 	}
+}
+
+// mixedSources are n generated skills, the corpus's UASP documents and
+// zipped skills, and the adversarial catalog's sources.
+func mixedSources(t *testing.T, n int) []string {
+	t.Helper()
+	gen := filepath.Join(t.TempDir(), "gen")
+	if err := catalogen.Generate(gen, n, 3); err != nil {
+		t.Fatal(err)
+	}
+	bad, err := hostile.Write(t.TempDir(), hostile.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append([]string{gen, testutil.Shared(t, "corpus", "uasp"), testutil.Shared(t, "corpus", "zips")}, bad.Sources...)
 }

@@ -124,6 +124,14 @@ func endsURL(c byte) bool {
 
 // newDocument collects what search needs from a catalog skill.
 func newDocument(s *catalog.Skill) *document {
+	d := metaDocument(s)
+	d.setBody(s)
+	return d
+}
+
+// metaDocument is newDocument without the body: what facets and cards
+// need.
+func metaDocument(s *catalog.Skill) *document {
 	d := &document{
 		Name:         s.Name,
 		Description:  strings.TrimSpace(s.Description),
@@ -138,12 +146,16 @@ func newDocument(s *catalog.Skill) *document {
 	}
 	u := uaspOf(s)
 	d.Type, d.Keywords, d.Intents = u.Type, u.Keywords, u.Intents
+	return d
+}
+
+// setBody sets the document's body from the skill's.
+func (d *document) setBody(s *catalog.Skill) {
 	body := s.Body
 	if len(body) > maxBody {
 		body = body[:maxBody]
 	}
 	d.Body = stripURLs(string(body))
-	return d
 }
 
 // texts returns the text of each field of fields, in order.

@@ -10,6 +10,8 @@ import (
 	zap "github.com/blevesearch/zapx/v15"
 
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/memo"
+	"github.com/skilldex/skilldex/internal/parallel"
 )
 
 // SegmentsBuilt counts the bleve segments built, for tests of reuse.
@@ -144,4 +146,13 @@ func (c *Chunks) analyse(analyse func(*mapping.IndexMappingImpl, []string, []*bl
 		}
 	}
 	return nil
+}
+
+// records returns the record of every published skill, in catalog order,
+// as a build's pass makes them: from m when the skill is unchanged since
+// the build that analysed it, else analysed now (in parallel).
+func records(ctx context.Context, c *catalog.Catalog, m *memo.Memo) []*record {
+	b, _ := newBuilder(ctx, c, nil, m) // no site, no bleve index: no error
+	parallel.For(ctx, len(b.recs), 0, func(i int) { b.skill(i) })
+	return b.recs
 }

@@ -1,18 +1,11 @@
 package index
 
-import (
-	"context"
-	"sync"
-
-	"github.com/skilldex/skilldex/build/catalog"
-	"github.com/skilldex/skilldex/build/memo"
-	"github.com/skilldex/skilldex/internal/parallel"
-)
+import "sync"
 
 // A record is what the JSON index keeps of one skill: the skill's search
 // document without its body, and its analysed terms with their counts per
 // field. Records depend on the skill alone, so `skilldex serve` keeps them
-// between rebuilds (see records) and re-analyses only the skills that
+// between rebuilds (see builder.skill) and re-analyses only the skills that
 // changed.
 type record struct {
 	// key identifies the skill's content ("" when unknown: never reused).
@@ -145,32 +138,3 @@ func (sc *scratch) release() {
 // searchFormat changes whenever what a record holds or how it is analysed
 // does, so that serve never reuses a record an older skilldex made.
 const searchFormat = "search-1"
-
-// records returns the record of every published skill, in catalog order:
-// from m when the skill is unchanged since the build that analysed it,
-// else analysed now (in parallel).
-func records(ctx context.Context, c *catalog.Catalog, m *memo.Memo) []*record {
-	dc, ok := memo.Lookup[*dict](m, searchFormat+":dict")
-	if !ok {
-		dc = newDict()
-		m.Put(searchFormat+":dict", dc)
-	}
-	recs := make([]*record, len(c.Skills))
-	parallel.For(ctx, len(recs), 0, func(i int) {
-		s := c.Skills[i]
-		key := ""
-		if s.Key != "" {
-			key = searchFormat + ":rec:" + s.Key + ":" + s.Name + ":" + string(s.Status)
-			if r, ok := memo.Lookup[*record](m, key); ok && r.dict == dc {
-				recs[i] = r
-				return
-			}
-		}
-		recs[i] = analyze(newDocument(s), dc)
-		recs[i].key = key
-		if key != "" {
-			m.Put(key, recs[i])
-		}
-	})
-	return recs
-}

@@ -7,6 +7,7 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -14,12 +15,14 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 
 	zap "github.com/blevesearch/zapx/v15"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/pass"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/parallel"
 )
@@ -46,35 +49,199 @@ type Writer struct{}
 // Name is the build stage name.
 func (Writer) Name() string { return "search" }
 
-// Write writes the JSON index and the bleve index (folder and archive,
-// unless the site leaves it out) of the published skills. With a memo (serve), only the skills that changed
-// since the last build are analysed again, and only the bleve segments
-// holding them are rebuilt.
-func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) error {
-	recs := records(ctx, c, m)
-	if err := ctx.Err(); err != nil {
+// Begin works out the facets, which both indexes need for every
+// document. The pass analyses each skill for the JSON index and, in a
+// one-off build, adds it to its bleve chunk, whose segment is built as
+// soon as the chunk is complete, so that no skill's text outlives the
+// pass. Then come the JSON index and the bleve index (folder and archive,
+// unless the site leaves it out). With a memo (serve), only the skills
+// that changed since the last build are analysed again, and only the
+// bleve segments holding them are rebuilt.
+func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
+	if siteinfo.SkillPage("{name}") != pageTemplate {
+		return pass.Work{}, fmt.Errorf("search: skill pages moved to %s; update index.pageTemplate", siteinfo.SkillPage("{name}"))
+	}
+	b, err := newBuilder(ctx, c, site, m)
+	if err != nil {
+		return pass.Work{}, err
+	}
+	return pass.Work{Skill: b.skill, Catalog: func() error { return b.write(out) }}, nil
+}
+
+// builder makes a site's search indexes.
+type builder struct {
+	ctx  context.Context
+	c    *catalog.Catalog
+	site *siteinfo.Info
+	m    *memo.Memo
+
+	dict *dict
+	// metas are the skills' documents without their bodies, made up
+	// front for the facets; the pass gives a skill's its body, and
+	// analyses it unless m has its record.
+	metas  []*document
+	facets []facet
+	recs   []*record
+
+	bleve *bleveBuild // nil when the site has no bleve index
+}
+
+// bleveBuild is the bleve index being built: documents cut into chunks,
+// a segment per chunk, chunks merged into groups (see chunkOf).
+type bleveBuild struct {
+	sh     *shell
+	names  []string
+	urls   []string
+	perDoc []map[string][]string
+	chunks []span
+	groups []span
+	// In a one-off build the pass builds each chunk's segment as soon as
+	// its documents are all there, and merges each group as soon as its
+	// chunks are: chunk[i] is skill i's chunk, docs the documents of
+	// chunks not yet complete, pending how many of each are still to
+	// come, built the chunks' segments until their group is merged;
+	// group[k] is chunk k's group, chunksPending how many of each
+	// group's chunks are still to come, merged the groups' segments.
+	// With a memo, chunks are built and groups merged after the pass,
+	// only where the memo has no segment.
+	chunk         []int32
+	docs          [][]*bleveDoc
+	pending       []atomic.Int32
+	built         []*zap.SegmentBase
+	group         []int32
+	chunksPending []atomic.Int32
+	merged        [][]byte
+}
+
+// newBuilder starts the indexes of c; without a site, only the JSON
+// index's records.
+func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m *memo.Memo) (*builder, error) {
+	dc, ok := memo.Lookup[*dict](m, searchFormat+":dict")
+	if !ok {
+		dc = newDict()
+		m.Put(searchFormat+":dict", dc)
+	}
+	b := &builder{ctx: ctx, c: c, site: site, m: m, dict: dc,
+		metas: make([]*document, len(c.Skills)), recs: make([]*record, len(c.Skills))}
+	for i, s := range c.Skills {
+		b.metas[i] = metaDocument(s)
+	}
+	b.facets = computeFacets(b.metas)
+	if site == nil || !site.Parts.Bleve {
+		return b, nil
+	}
+	sh, err := indexShell()
+	if err != nil {
+		return nil, fmt.Errorf("bleve index: %w", err)
+	}
+	bb := &bleveBuild{sh: sh, names: make([]string, len(c.Skills)), urls: make([]string, len(c.Skills))}
+	for i, s := range c.Skills {
+		bb.names[i] = s.Name
+		bb.urls[i] = site.URL(siteinfo.SkillPage(s.Name))
+	}
+	bb.perDoc = facetsByDoc(b.facets, len(c.Skills))
+	bb.chunks, bb.groups = chunkOf(bb.names)
+	if m == nil {
+		bb.built = make([]*zap.SegmentBase, len(bb.chunks))
+		bb.chunk = make([]int32, len(c.Skills))
+		bb.docs = make([][]*bleveDoc, len(bb.chunks))
+		bb.pending = make([]atomic.Int32, len(bb.chunks))
+		for k, ch := range bb.chunks {
+			for i := ch.start; i < ch.end; i++ {
+				bb.chunk[i] = int32(k)
+			}
+			bb.docs[k] = make([]*bleveDoc, ch.end-ch.start)
+			bb.pending[k].Store(int32(ch.end - ch.start))
+		}
+		bb.group = make([]int32, len(bb.chunks))
+		bb.chunksPending = make([]atomic.Int32, len(bb.groups))
+		bb.merged = make([][]byte, len(bb.groups))
+		for g, gr := range bb.groups {
+			for k := gr.start; k < gr.end; k++ {
+				bb.group[k] = int32(g)
+			}
+			bb.chunksPending[g].Store(int32(gr.end - gr.start))
+		}
+	}
+	b.bleve = bb
+	return b, nil
+}
+
+// skill is the pass's work for skill i: its record, from the memo when
+// the skill is unchanged since the build that analysed it, else analysed
+// now; in a one-off build, its bleve document too.
+func (b *builder) skill(i int) error {
+	s := b.c.Skills[i]
+	key := ""
+	if s.Key != "" {
+		key = searchFormat + ":rec:" + s.Key + ":" + s.Name + ":" + string(s.Status)
+		if r, ok := memo.Lookup[*record](b.m, key); ok && r.dict == b.dict {
+			b.recs[i] = r
+			return nil
+		}
+	}
+	d := b.metas[i]
+	d.setBody(s)
+	if bb := b.bleve; bb != nil && bb.chunk != nil {
+		k := bb.chunk[i]
+		ch := bb.chunks[k]
+		bb.docs[k][i-ch.start] = newBleveDoc(d, bb.perDoc[i], bb.urls[i])
+		if bb.pending[k].Add(-1) == 0 {
+			if err := bb.chunkDone(k); err != nil {
+				return fmt.Errorf("bleve index: %w", err)
+			}
+		}
+	}
+	r := analyze(d, b.dict)
+	r.key = key
+	b.recs[i] = r
+	if key != "" {
+		b.m.Put(key, r)
+	}
+	return nil
+}
+
+// chunkDone builds the segment of chunk k, whose documents are all there,
+// and merges its group if it was the group's last chunk to come. The
+// atomic counters order the writes of the goroutines that built the
+// other chunks before the merge.
+func (bb *bleveBuild) chunkDone(k int32) error {
+	ch := bb.chunks[k]
+	sb, err := buildSegment(bb.sh.mapping, bb.names[ch.start:ch.end], bb.docs[k])
+	bb.docs[k] = nil
+	if err != nil {
 		return err
 	}
-	docs := make([]*document, len(recs))
-	for i, r := range recs {
-		docs[i] = r.doc
+	bb.built[k] = sb
+	g := bb.group[k]
+	if bb.chunksPending[g].Add(-1) != 0 {
+		return nil
 	}
-	facets := computeFacets(docs)
-	if siteinfo.SkillPage("{name}") != pageTemplate {
-		return fmt.Errorf("search: skill pages moved to %s; update index.pageTemplate", siteinfo.SkillPage("{name}"))
+	gr := bb.groups[g]
+	seg, err := mergeSegments(bb.built[gr.start:gr.end])
+	clear(bb.built[gr.start:gr.end])
+	if err != nil {
+		return err
 	}
-	for _, f := range buildJSON(recs, facets, pageTemplate) {
+	// Held until the pass is over: without the buffer's spare capacity.
+	bb.merged[g] = bytes.Clone(seg)
+	return nil
+}
+
+// write writes the JSON index, then the bleve index.
+func (b *builder) write(out *output.Writer) error {
+	for _, f := range buildJSON(b.recs, b.facets, pageTemplate) {
 		if err := out.WriteRaw(Dir+f.path, f.data); err != nil {
 			return err
 		}
 	}
-	if err := ctx.Err(); err != nil {
+	if err := b.ctx.Err(); err != nil {
 		return err
 	}
-	if !site.Parts.Bleve {
+	if b.bleve == nil {
 		return nil
 	}
-	files, err := bleveFiles(ctx, c, recs, facets, site, m)
+	files, err := b.bleveFiles()
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
@@ -92,7 +259,7 @@ func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	if err != nil {
 		return err
 	}
-	if err := writeZip(zf, files, digests, "bleve", m); err != nil {
+	if err := writeZip(zf, files, digests, "bleve", b.m); err != nil {
 		zf.Close()
 		return err
 	}
@@ -106,32 +273,23 @@ const bleveFormat = "bleve-2"
 
 // bleveFiles returns the files of the bleve index, sorted: index_meta.json,
 // store/root.bolt and a segment per group of documents (see chunkOf).
-// Groups are built in parallel, each a chunk at a time. With a memo
-// (serve), a group whose documents did not change is taken as it was, and
-// in a group that changed only the changed chunks are analysed again.
-func bleveFiles(ctx context.Context, c *catalog.Catalog, recs []*record, facets []facet, site *siteinfo.Info, m *memo.Memo) ([]jsonFile, error) {
-	sh, err := indexShell()
-	if err != nil {
-		return nil, err
+// Groups are merged in parallel. With a memo (serve), a group whose
+// documents did not change is taken as it was, and in a group that
+// changed only the changed chunks are analysed again.
+func (b *builder) bleveFiles() ([]jsonFile, error) {
+	bb, ctx, m := b.bleve, b.ctx, b.m
+	chunkKeys := make([]string, len(bb.chunks))
+	for k, ch := range bb.chunks {
+		chunkKeys[k] = segmentKeyOf(b.recs[ch.start:ch.end], bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end])
 	}
-	names := make([]string, len(recs))
-	for i, r := range recs {
-		names[i] = r.doc.Name
-	}
-	perDoc := facetsByDoc(facets, len(recs))
-	urls := make([]string, len(recs))
-	for i, name := range names {
-		urls[i] = site.URL(siteinfo.SkillPage(name))
-	}
-	chunks, groups := chunkOf(names)
-	chunkKeys := make([]string, len(chunks))
-	for k, ch := range chunks {
-		chunkKeys[k] = segmentKeyOf(recs[ch.start:ch.end], perDoc[ch.start:ch.end], urls[ch.start:ch.end])
-	}
-	segs := make([][]byte, len(groups))
-	errs := make([]error, len(groups))
-	parallel.For(ctx, len(groups), 0, func(g int) {
-		first, last := groups[g].start, groups[g].end
+	segs := make([][]byte, len(bb.groups))
+	errs := make([]error, len(bb.groups))
+	parallel.For(ctx, len(bb.groups), 0, func(g int) {
+		if bb.merged != nil {
+			segs[g], bb.merged[g] = bb.merged[g], nil
+			return
+		}
+		first, last := bb.groups[g].start, bb.groups[g].end
 		key := groupKey(chunkKeys[first:last])
 		if seg, ok := memo.Lookup[[]byte](m, key); ok && key != "" {
 			segs[g] = seg
@@ -143,12 +301,12 @@ func bleveFiles(ctx context.Context, c *catalog.Catalog, recs []*record, facets 
 				parts = append(parts, sb)
 				continue
 			}
-			ch := chunks[k]
+			ch := bb.chunks[k]
 			docs := make([]*bleveDoc, ch.end-ch.start)
 			for i := ch.start; i < ch.end; i++ {
-				docs[i-ch.start] = newBleveDoc(newDocument(c.Skills[i]), perDoc[i], urls[i])
+				docs[i-ch.start] = newBleveDoc(newDocument(b.c.Skills[i]), bb.perDoc[i], bb.urls[i])
 			}
-			sb, err := buildSegment(sh.mapping, names[ch.start:ch.end], docs)
+			sb, err := buildSegment(bb.sh.mapping, bb.names[ch.start:ch.end], docs)
 			if err != nil {
 				errs[g] = err
 				return
@@ -174,11 +332,11 @@ func bleveFiles(ctx context.Context, c *catalog.Catalog, recs []*record, facets 
 			return nil, err
 		}
 	}
-	root, err := rootBolt(sh, len(segs))
+	root, err := rootBolt(bb.sh, len(segs))
 	if err != nil {
 		return nil, err
 	}
-	files := []jsonFile{{"index_meta.json", sh.meta}, {"store/root.bolt", root}}
+	files := []jsonFile{{"index_meta.json", bb.sh.meta}, {"store/root.bolt", root}}
 	for i, seg := range segs {
 		files = append(files, jsonFile{"store/" + segmentFile(i), seg})
 	}

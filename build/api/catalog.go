@@ -156,7 +156,7 @@ func sessionManifest(entries []*entry, site *siteinfo.Info) sessionManifestFile 
 		StaticAnswers: site.URL("api/v1/skills/") + "{name}/{path}.json",
 	}
 	for _, e := range entries {
-		if e.s.Doc == nil {
+		if !e.hasDoc {
 			continue
 		}
 		m.LoadedSkills = append(m.LoadedSkills, manifestSkill{

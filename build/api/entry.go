@@ -39,6 +39,7 @@ type entry struct {
 	declared    string // the version the author declared, if any
 	tags        []string
 
+	hasDoc     bool // the skill has a UASP document (s.Doc is released after the pass)
 	hasSkillMD bool // a SKILL.md is published (and so an archive)
 	docArchive bool // a UASP document alone, packaged with a SKILL.md made from it
 	multiFile  bool // more files than SKILL.md: discovery points to a ZIP
@@ -74,6 +75,7 @@ func newEntry(s *catalog.Skill, site *siteinfo.Info) *entry {
 		e.tags = []string{}
 	}
 	if d := s.Doc; d != nil {
+		e.hasDoc = true
 		e.docType, e.version = d.Type(), d.Version
 		if e.description == "" {
 			e.description = d.Description()

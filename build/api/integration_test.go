@@ -137,7 +137,7 @@ func buildSite(t *testing.T, dir string, srcs ...string) (string, *build.Result)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := build.Build(context.Background(), build.Options{LoadOptions: build.LoadOptions{Sources: srcs}, Output: dir, Site: site})
+	res, err := build.Build(context.Background(), build.Options{LoadOptions: build.LoadOptions{Sources: srcs}, Output: dir, Site: site, KeepSkills: true})
 	if err != nil {
 		t.Fatal(err)
 	}

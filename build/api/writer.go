@@ -11,8 +11,8 @@ import (
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/pass"
 	"github.com/skilldex/skilldex/build/siteinfo"
-	"github.com/skilldex/skilldex/internal/parallel"
 )
 
 // Site paths of the catalog-wide files this package writes (DESIGN.md,
@@ -46,28 +46,19 @@ type Writer struct{}
 // Name is the build stage name.
 func (Writer) Name() string { return "api" }
 
-// Write writes every published skill's files (in parallel, each skill as
-// an output group keyed by its content), then the catalog-wide files,
-// which digest what the groups wrote.
-func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) error {
+// Begin makes each published skill's entry. The pass writes each skill's
+// files (an output group keyed by its content); then come the
+// catalog-wide files, which digest what the groups wrote.
+func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
 	entries := make([]*entry, len(c.Skills))
 	for i, s := range c.Skills {
 		entries[i] = newEntry(s, site)
 	}
-	errs := make([]error, len(entries))
 	sk := siteKey(site)
-	parallel.For(ctx, len(entries), 0, func(i int) {
-		errs[i] = writeSkill(out, entries[i], site, groupKey(entries[i], sk))
-	})
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	for i, err := range errs {
-		if err != nil {
-			return fmt.Errorf("skill %s: %w", entries[i].name, err)
-		}
-	}
-	return writeCatalog(out, entries, site)
+	return pass.Work{
+		Skill:   func(i int) error { return writeSkill(out, entries[i], site, groupKey(entries[i], sk)) },
+		Catalog: func() error { return writeCatalog(out, entries, site) },
+	}, nil
 }
 
 // siteKey digests what every skill's files depend on besides the skill:

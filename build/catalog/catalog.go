@@ -147,3 +147,18 @@ func (c *Catalog) Summarize() Summary {
 	count(c.Diagnostics)
 	return s
 }
+
+// Release lets go of what only the skill's own files are made from: its
+// sources, body and UASP document, given or derived. A one-off build
+// releases each skill once every writer has written the skill's files;
+// what the catalog-wide files read (name, description, frontmatter, file
+// list, taxonomy terms, diagnostics) stays. It writes the fields in place,
+// so that other skills' work may go on reading the fields that stay; a
+// build with a Cache, which keeps the parsed skill, never calls it.
+func (s *Skill) Release() {
+	s.terms() // made by New already; a released skill could not make them
+	s.Doc = nil
+	k := s.Skill
+	k.Source, k.Doc, k.Body = nil, nil, nil
+	k.UASPSource, k.UASPNode, k.UASPValue = nil, nil, nil
+}

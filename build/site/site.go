@@ -24,6 +24,7 @@ import (
 	"github.com/skilldex/skilldex/build/markdown"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/pass"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/parallel"
 	"github.com/skilldex/skilldex/static"
@@ -48,34 +49,39 @@ type Writer struct{}
 // Name is the build stage name.
 func (Writer) Name() string { return "pages" }
 
-// Write renders and writes every page of the site.
-func (Writer) Write(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) error {
+// Begin prepares the renderer and writes the assets. The pass renders
+// each skill's page; then come the listings, the search page, the report,
+// 404, the feeds and the sitemap.
+func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
 	r, err := newRenderer(site, out.Minifies())
 	if err != nil {
-		return err
+		return pass.Work{}, err
 	}
 	r.memo, r.ctx = m, ctx
 	r.termLinks = termLinks(c, site)
 	r.folders = newSkillFolders(c)
 	r.linkWorld = linkWorldOf(c)
 	if err := r.writeAssets(out); err != nil {
-		return err
+		return pass.Work{}, err
 	}
-	if err := r.writeSkillPages(ctx, c, out); err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	steps := []func(*catalog.Catalog, *output.Writer) error{
-		r.writeHome, r.writeTaxonomies, r.writeSearch, r.writeReport, r.writeNotFound, r.writeFeeds,
-	}
-	for _, step := range steps {
-		if err := step(c, out); err != nil {
-			return err
+	catalogPages := func() error {
+		steps := []func(*catalog.Catalog, *output.Writer) error{
+			r.writeHome, r.writeTaxonomies, r.writeSearch, r.writeReport, r.writeNotFound, r.writeFeeds,
 		}
+		for _, step := range steps {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := step(c, out); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return nil
+	return pass.Work{
+		Skill:   func(i int) error { return r.writeSkillPage(c.Skills[i], out) },
+		Catalog: catalogPages,
+	}, nil
 }
 
 // renderer holds the parsed templates and what every page shares.

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -75,37 +74,34 @@ type exampleView struct {
 	Input, Output     string
 }
 
-// writeSkillPages renders every published skill's page in parallel. Each
-// page is a group keyed by the skill's content key and the renderer's key,
-// so that an incremental build keeps the pages of unchanged skills.
-func (r *renderer) writeSkillPages(ctx context.Context, c *catalog.Catalog, out *output.Writer) error {
-	return forEach(ctx, len(c.Skills), func(i int) error {
-		s := c.Skills[i]
-		key := ""
-		if s.Key != "" {
-			sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key + "\x00" + r.linkEnv(s) + "\x00" + r.termsEnv(s)))
-			key = hex.EncodeToString(sum[:])
-		}
-		g, reused, err := out.Group("page:"+s.Name, key)
-		if err != nil || reused {
-			return err
-		}
-		v, err := r.skillView(s)
-		if err != nil {
-			return err
-		}
-		p := &page{
-			Title:       s.Name,
-			Description: firstLine(s.Description, 300),
-			Section:     "home",
-			Skill:       true,
-			Data:        v,
-		}
-		if r.site.Parts.Markdown {
-			p.Alternate = r.site.Link(siteinfo.SkillMarkdown(s.Name))
-		}
-		return r.writePage(g, siteinfo.SkillPage(s.Name), "skill.html", p)
-	})
+// writeSkillPage renders a published skill's page. Each page is a group
+// keyed by the skill's content key and the renderer's key, so that an
+// incremental build keeps the pages of unchanged skills.
+func (r *renderer) writeSkillPage(s *catalog.Skill, out *output.Writer) error {
+	key := ""
+	if s.Key != "" {
+		sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key + "\x00" + r.linkEnv(s) + "\x00" + r.termsEnv(s)))
+		key = hex.EncodeToString(sum[:])
+	}
+	g, reused, err := out.Group("page:"+s.Name, key)
+	if err != nil || reused {
+		return err
+	}
+	v, err := r.skillView(s)
+	if err != nil {
+		return err
+	}
+	p := &page{
+		Title:       s.Name,
+		Description: firstLine(s.Description, 300),
+		Section:     "home",
+		Skill:       true,
+		Data:        v,
+	}
+	if r.site.Parts.Markdown {
+		p.Alternate = r.site.Link(siteinfo.SkillMarkdown(s.Name))
+	}
+	return r.writePage(g, siteinfo.SkillPage(s.Name), "skill.html", p)
 }
 
 func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
