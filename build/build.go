@@ -95,7 +95,9 @@ type writeOptions struct {
 
 // write runs the writers: Begin for each, then one pass over the skills
 // in which each skill goes through every writer, then each writer's
-// catalog-wide files. They share only their inputs, which they read, and
+// catalog-wide files. A rebuild that releases nothing runs each writer's
+// pass and catalog-wide files as a pipeline of its own, the three at once
+// (see overlap). The writers share only their inputs, which they read, and
 // the output, which takes files from any goroutine; each reads back only
 // files it wrote itself (api: the Markdown twins into llms-full.txt, the
 // digests of the skills' files for the discovery index; pages: the HTML
@@ -111,18 +113,21 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 	// included.
 	labelled := make([]context.Context, len(ws))
 	works := make([]pass.Work, len(ws))
-	for i, w := range ws {
-		labelled[i] = pprof.WithLabels(ctx, pprof.Labels("writer", w.Name()))
-		var err error
-		pprof.Do(ctx, pprof.Labels("writer", w.Name()), func(context.Context) {
-			works[i], err = w.Begin(ctx, c, out, site, m)
+	errs := make([]error, len(ws))
+	// The writers begin at once: each prepares its own state.
+	parallel.For(ctx, len(ws), len(ws), func(i int) {
+		labelled[i] = pprof.WithLabels(ctx, pprof.Labels("writer", ws[i].Name()))
+		pprof.Do(ctx, pprof.Labels("writer", ws[i].Name()), func(context.Context) {
+			works[i], errs[i] = ws[i].Begin(ctx, c, out, site, m)
 		})
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", w.Name(), err)
+		if errs[i] != nil {
+			errs[i] = fmt.Errorf("writing %s: %w", ws[i].Name(), errs[i])
 		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
-	progress("skills")
-	if err := skillPass(ctx, ws, works, labelled, c, opt.release); err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	finish := func(i int) error {
@@ -136,6 +141,27 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		}
 		return nil
 	}
+	if opt.overlap && !opt.release {
+		// Nothing is released, so each writer's catalog-wide files need
+		// only its own work per skill: each writer makes its own pass
+		// and goes on, all at once, so that one's catalog-wide work
+		// overlaps the others' passes.
+		progress(strings.Join(names(ws), ", "))
+		parallel.For(ctx, len(ws), len(ws), func(i int) {
+			errs[i] = skillPass(ctx, ws[i:i+1], works[i:i+1], labelled[i:i+1], c, false)
+			if errs[i] == nil {
+				errs[i] = finish(i)
+			}
+		})
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		return ctx.Err()
+	}
+	progress("skills")
+	if err := skillPass(ctx, ws, works, labelled, c, opt.release); err != nil {
+		return err
+	}
 	if !opt.overlap {
 		for i, w := range ws {
 			if err := ctx.Err(); err != nil {
@@ -148,17 +174,22 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		}
 		return nil
 	}
-	names := make([]string, len(ws))
-	for i, w := range ws {
-		names[i] = w.Name()
-	}
-	progress(strings.Join(names, ", "))
-	errs := make([]error, len(ws))
+	progress(strings.Join(names(ws), ", "))
+	clear(errs)
 	parallel.For(ctx, len(ws), len(ws), func(i int) { errs[i] = finish(i) })
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
 	return ctx.Err()
+}
+
+// names are the writers' names.
+func names(ws []Writer) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Name()
+	}
+	return out
 }
 
 // skillPass runs every writer's work for each skill, skills in parallel,

@@ -123,8 +123,19 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 	}
 	b := &builder{ctx: ctx, c: c, site: site, m: m, dict: dc,
 		metas: make([]*document, len(c.Skills)), recs: make([]*record, len(c.Skills))}
-	for i, s := range c.Skills {
+	parallel.For(ctx, len(c.Skills), 0, func(i int) {
+		s := c.Skills[i]
+		if key := recordKey(s); key != "" {
+			// An unchanged skill's record has its document.
+			if r, ok := memo.Lookup[*record](m, key); ok && r.dict == dc {
+				b.recs[i], b.metas[i] = r, r.doc
+				return
+			}
+		}
 		b.metas[i] = metaDocument(s)
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	b.facets = computeFacets(b.metas)
 	if site == nil || !site.Parts.Bleve {
@@ -167,19 +178,23 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 	return b, nil
 }
 
-// skill is the pass's work for skill i: its record, from the memo when
-// the skill is unchanged since the build that analysed it, else analysed
-// now; in a one-off build, its bleve document too.
-func (b *builder) skill(i int) error {
-	s := b.c.Skills[i]
-	key := ""
-	if s.Key != "" {
-		key = searchFormat + ":rec:" + s.Key + ":" + s.Name + ":" + string(s.Status)
-		if r, ok := memo.Lookup[*record](b.m, key); ok && r.dict == b.dict {
-			b.recs[i] = r
-			return nil
-		}
+// recordKey is the memo key of a skill's record: "" when the skill has no
+// content key (never reused).
+func recordKey(s *catalog.Skill) string {
+	if s.Key == "" {
+		return ""
 	}
+	return searchFormat + ":rec:" + s.Key + ":" + s.Name + ":" + string(s.Status)
+}
+
+// skill is the pass's work for skill i: its record, unless newBuilder
+// found it in the memo (the skill is unchanged since the build that
+// analysed it); in a one-off build, its bleve document too.
+func (b *builder) skill(i int) error {
+	if b.recs[i] != nil {
+		return nil
+	}
+	s, key := b.c.Skills[i], recordKey(b.c.Skills[i])
 	d := b.metas[i]
 	d.setBody(s)
 	if bb := b.bleve; bb != nil && bb.chunk != nil {

@@ -46,17 +46,18 @@ type Writer struct{}
 // Name is the build stage name.
 func (Writer) Name() string { return "api" }
 
-// Begin makes each published skill's entry. The pass writes each skill's
-// files (an output group keyed by its content); then come the
-// catalog-wide files, which digest what the groups wrote.
+// Begin returns the api writer's share of a build. The pass makes each
+// skill's entry and writes its files (an output group keyed by its
+// content); then come the catalog-wide files, which digest what the
+// groups wrote.
 func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
 	entries := make([]*entry, len(c.Skills))
-	for i, s := range c.Skills {
-		entries[i] = newEntry(s, site)
-	}
 	sk := siteKey(site)
 	return pass.Work{
-		Skill:   func(i int) error { return writeSkill(out, entries[i], site, groupKey(entries[i], sk)) },
+		Skill: func(i int) error {
+			entries[i] = newEntry(c.Skills[i], site)
+			return writeSkill(out, entries[i], site, groupKey(entries[i], sk))
+		},
 		Catalog: func() error { return writeCatalog(out, entries, site) },
 	}, nil
 }

@@ -102,8 +102,15 @@ func Open(dest string, opt Options) (*Writer, error) {
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the build folder: %w", err)
 	}
-	w := &Writer{dest: dest, tmp: tmp, opt: opt, files: map[string]*entry{}, groups: map[string]*groupEntry{}}
+	w := &Writer{dest: dest, tmp: tmp, opt: opt}
 	w.prev = opt.Previous.validFor(dest)
+	if w.prev != nil {
+		// Sized as the previous site, the maps do not grow while the
+		// writers fill them under the lock.
+		w.files, w.groups = make(map[string]*entry, len(w.prev.files)), make(map[string]*groupEntry, len(w.prev.groups))
+	} else {
+		w.files, w.groups = map[string]*entry{}, map[string]*groupEntry{}
+	}
 	if opt.Minify {
 		w.m = newMinifier()
 	}
