@@ -45,9 +45,10 @@ type Options struct {
 
 // A Writer writes one part of the site (pages, the JSON API, the search
 // index) from the catalog. Its share of a build (pass.Work) is work per
-// skill, which the build runs for every writer in one pass over the
-// skills, and catalog-wide files, which it writes after the pass: a full
-// build one writer after another, a rebuild all at once (see write). A
+// skill and catalog-wide files, which need that work done: a full build
+// runs every writer's work per skill in one pass over the skills, then
+// the writers' catalog-wide files one writer after another; a rebuild
+// runs the writers at once, each its own pass then its files (see write). A
 // writer never parses sources again, and reads back only files it wrote
 // itself.
 type Writer interface {
@@ -61,10 +62,14 @@ type Writer interface {
 
 // writers are the parts of a site, in the order they are written. Each
 // part of the site adds its writer here.
-var writers = []Writer{site.Writer{}, index.Writer{}, api.Writer{}}
+// Search comes first: its catalog-wide work starts from the bleve segments
+// the pass built, which are let go sooner.
+var writers = []Writer{index.Writer{}, site.Writer{}, api.Writer{}}
 
 // Result describes a finished build.
 type Result struct {
+	// Catalog is the catalog written. A one-off build releases its
+	// skills as it writes them (see Options.KeepSkills).
 	Catalog *catalog.Catalog
 	// Site is the site settings the build used, "auto" ones decided.
 	Site     *siteinfo.Info

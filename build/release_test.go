@@ -28,15 +28,20 @@ func TestReleasingBuildMatchesKeeping(t *testing.T) {
 		sites[keep] = siteDigest(t, out)
 		whole := 0
 		for _, s := range res.Catalog.Skills {
-			if s.Body != nil || s.Source != nil || s.Doc != nil || s.UASPSource != nil {
+			holds := s.Body != nil || s.Source != nil || s.Doc != nil || s.Skill.Doc != nil ||
+				s.UASPSource != nil || s.UASPNode != nil || s.UASPValue != nil
+			if holds {
 				whole++
 			}
+			if !keep && (holds || !s.Released()) {
+				t.Errorf("released build: %s still holds its sources (released: %v)", s.Name, s.Released())
+			}
+			if keep && s.Released() {
+				t.Errorf("kept build: %s was released", s.Name)
+			}
 		}
-		switch {
-		case keep && whole < len(res.Catalog.Skills)/2:
-			t.Errorf("kept: only %d of %d skills have their sources", whole, len(res.Catalog.Skills))
-		case !keep && whole > 0:
-			t.Errorf("released: %d of %d skills still have their sources", whole, len(res.Catalog.Skills))
+		if keep && whole < len(res.Catalog.Skills)/2 {
+			t.Errorf("kept build: only %d of %d skills have their sources", whole, len(res.Catalog.Skills))
 		}
 	}
 	if len(sites[true]) < 1000 {

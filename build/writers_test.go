@@ -2,12 +2,18 @@ package build
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/pass"
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/index"
 	"github.com/skilldex/skilldex/internal/catalogen"
 	"github.com/skilldex/skilldex/internal/hostile"
 	"github.com/skilldex/skilldex/internal/testutil"
@@ -68,4 +74,64 @@ func mixedSources(t *testing.T, n int) []string {
 		t.Fatal(err)
 	}
 	return append([]string{gen, testutil.Shared(t, "corpus", "uasp"), testutil.Shared(t, "corpus", "zips")}, bad.Sources...)
+}
+
+// failingWriter fails on the skills in fail, and counts its catalog-wide
+// runs.
+type failingWriter struct {
+	fail     map[int]bool
+	catalogs *int
+}
+
+func (failingWriter) Name() string { return "failing" }
+
+func (w failingWriter) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
+	return pass.Work{
+		Skill: func(i int) error {
+			if w.fail[i] {
+				if i == 5 {
+					// Skill 30 fails first, while this one takes its time.
+					time.Sleep(200 * time.Millisecond)
+				}
+				return fmt.Errorf("cannot write skill %d", i)
+			}
+			return nil
+		},
+		Catalog: func() error { *w.catalogs++; return nil },
+	}, nil
+}
+
+// TestPassReportsFirstFailingSkill: when the work for several skills
+// fails, the build reports the first of them in catalog order, whichever
+// goroutine failed first, and writes no catalog-wide file.
+func TestPassReportsFirstFailingSkill(t *testing.T) {
+	gen := filepath.Join(t.TempDir(), "gen")
+	if err := catalogen.Generate(gen, 40, 3); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(context.Background(), LoadOptions{Sources: []string{gen}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := siteinfo.New("Test", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []writeOptions{{}, {release: true}, {overlap: true}} {
+		catalogs := 0
+		w := failingWriter{fail: map[int]bool{5: true, 30: true, 31: true}, catalogs: &catalogs}
+		out, err := output.Open(filepath.Join(t.TempDir(), "site"), output.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = write(context.Background(), []Writer{w, index.Writer{}}, c, out, info.ForCatalog(len(c.Skills)), nil, opt)
+		out.Abort()
+		want := fmt.Sprintf("writing failing: skill %s: cannot write skill 5", c.Skills[5].Name)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v: got %v, want %q", opt, err, want)
+		}
+		if catalogs != 0 {
+			t.Errorf("%+v: the catalog-wide files were written after a failed pass", opt)
+		}
+	}
 }

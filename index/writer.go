@@ -111,6 +111,9 @@ type bleveBuild struct {
 	group         []int32
 	chunksPending []atomic.Int32
 	merged        [][]byte
+	// errs holds what went wrong building or merging chunk k's segments:
+	// reported after the pass, by chunk, as it belongs to no one skill.
+	errs []error
 }
 
 // newBuilder starts the indexes of c; without a site, only the JSON
@@ -167,6 +170,7 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 		bb.group = make([]int32, len(bb.chunks))
 		bb.chunksPending = make([]atomic.Int32, len(bb.groups))
 		bb.merged = make([][]byte, len(bb.groups))
+		bb.errs = make([]error, len(bb.chunks))
 		for g, gr := range bb.groups {
 			for k := gr.start; k < gr.end; k++ {
 				bb.group[k] = int32(g)
@@ -202,9 +206,7 @@ func (b *builder) skill(i int) error {
 		ch := bb.chunks[k]
 		bb.docs[k][i-ch.start] = newBleveDoc(d, bb.perDoc[i], bb.urls[i])
 		if bb.pending[k].Add(-1) == 0 {
-			if err := bb.chunkDone(k); err != nil {
-				return fmt.Errorf("bleve index: %w", err)
-			}
+			bb.errs[k] = bb.chunkDone(k)
 		}
 	}
 	r := analyze(d, b.dict)
@@ -288,11 +290,18 @@ const bleveFormat = "bleve-2"
 
 // bleveFiles returns the files of the bleve index, sorted: index_meta.json,
 // store/root.bolt and a segment per group of documents (see chunkOf).
-// Groups are merged in parallel. With a memo (serve), a group whose
-// documents did not change is taken as it was, and in a group that
-// changed only the changed chunks are analysed again.
+// In a one-off build the pass merged the groups; with a memo (serve),
+// they are merged here, in parallel: a group whose documents did not
+// change is taken as it was, and in a group that changed only the changed
+// chunks are analysed again.
 func (b *builder) bleveFiles() ([]jsonFile, error) {
 	bb, ctx, m := b.bleve, b.ctx, b.m
+	for k, err := range bb.errs {
+		if err != nil {
+			ch := bb.chunks[k]
+			return nil, fmt.Errorf("the segment of skills %s to %s: %w", bb.names[ch.start], bb.names[ch.end-1], err)
+		}
+	}
 	chunkKeys := make([]string, len(bb.chunks))
 	for k, ch := range bb.chunks {
 		chunkKeys[k] = segmentKeyOf(b.recs[ch.start:ch.end], bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end])
@@ -302,6 +311,9 @@ func (b *builder) bleveFiles() ([]jsonFile, error) {
 	parallel.For(ctx, len(bb.groups), 0, func(g int) {
 		if bb.merged != nil {
 			segs[g], bb.merged[g] = bb.merged[g], nil
+			if segs[g] == nil {
+				errs[g] = fmt.Errorf("internal error: segment group %d was not merged in the pass", g)
+			}
 			return
 		}
 		first, last := bb.groups[g].start, bb.groups[g].end
@@ -319,6 +331,10 @@ func (b *builder) bleveFiles() ([]jsonFile, error) {
 			ch := bb.chunks[k]
 			docs := make([]*bleveDoc, ch.end-ch.start)
 			for i := ch.start; i < ch.end; i++ {
+				if b.c.Skills[i].Released() {
+					errs[g] = fmt.Errorf("internal error: skill %s was released before its bleve document was made", bb.names[i])
+					return
+				}
 				docs[i-ch.start] = newBleveDoc(newDocument(b.c.Skills[i]), bb.perDoc[i], bb.urls[i])
 			}
 			sb, err := buildSegment(bb.sh.mapping, bb.names[ch.start:ch.end], docs)

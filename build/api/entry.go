@@ -29,6 +29,8 @@ const PathsFile = "paths.json"
 // entry is what the catalog-wide files say about one published skill,
 // worked out once, without reading any file.
 type entry struct {
+	// s is released after the pass in a one-off build (catalog.Skill.
+	// Release): the catalog-wide files read only what a release keeps.
 	s           *catalog.Skill
 	name        string
 	description string

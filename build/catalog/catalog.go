@@ -31,10 +31,12 @@ type Skill struct {
 	// when unknown.
 	Key string
 	// Doc is the skill's UASP document (the author's, or derived from
-	// SKILL.md); nil only when the skill has no usable name.
+	// SKILL.md); nil only when the skill has no usable name, or once the
+	// skill is released.
 	Doc *uasp.Document
 
 	taxonomyTerms skillTerms // see terms
+	released      bool
 }
 
 // Published reports whether the skill is part of the site.
@@ -148,6 +150,10 @@ func (c *Catalog) Summarize() Summary {
 	return s
 }
 
+// Released reports whether Release was called: the skill's sources, body
+// and UASP document are gone.
+func (s *Skill) Released() bool { return s.released }
+
 // Release lets go of what only the skill's own files are made from: its
 // sources, body and UASP document, given or derived. A one-off build
 // releases each skill once every writer has written the skill's files;
@@ -157,6 +163,7 @@ func (c *Catalog) Summarize() Summary {
 // build with a Cache, which keeps the parsed skill, never calls it.
 func (s *Skill) Release() {
 	s.terms() // made by New already; a released skill could not make them
+	s.released = true
 	s.Doc = nil
 	k := s.Skill
 	k.Source, k.Doc, k.Body = nil, nil, nil

@@ -8,8 +8,9 @@ package pass
 // Work is a writer's share of one build.
 type Work struct {
 	// Skill does the writer's work for the i-th published skill
-	// (catalog.Catalog.Skills[i]). The build calls it once for each
-	// skill, from many goroutines at once. nil: nothing to do per skill.
+	// (catalog.Catalog.Skills[i]). The build calls it at most once for
+	// each skill (once each unless the build fails or is cancelled),
+	// from many goroutines at once. nil: nothing to do per skill.
 	Skill func(i int) error
 	// Catalog writes what depends on every skill. The build calls it
 	// after every Skill call has returned. nil: nothing to write.

@@ -303,7 +303,7 @@ func (w *walker) walkChildren(rel string, entries []fs.DirEntry, ws *Workspace) 
 	for i, e := range entries {
 		child := *w
 		child.res = &found[i]
-		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !skipDirs[e.Name()] {
 			select {
 			case w.busy <- struct{}{}:
 				wg.Add(1)

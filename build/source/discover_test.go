@@ -326,8 +326,10 @@ func TestWorkspaceSymlinksOutside(t *testing.T) {
 }
 
 // TestParallelWalkMatchesSerial discovers the same sources walking one
-// folder at a time and eight at a time: the results must be equal, in
-// order, diagnostics included.
+// folder at a time and eight at a time: the results must be equal,
+// diagnostics included; nothing found is lost, doubled or mixed up between
+// goroutines. (Discover sorts what it found, so the order of the merge is
+// TestDiscover's concern.)
 func TestParallelWalkMatchesSerial(t *testing.T) {
 	roots := []string{
 		testutil.WriteTxtar(t, filepath.Join(t.TempDir(), "root"), catalogTxtar),
