@@ -18,15 +18,29 @@ import (
 // (true, null, 12, 1.5).
 //
 // A catalog holds hundreds of thousands of small maps (a 10,000-skill
-// build, about 40 a skill), so a Map is one slice of entries, with the
-// rare numeric keys and the index of a large map kept aside.
+// build, about 40 a skill), so a Map is one slice of entries and a
+// pointer to what few maps have: numeric keys and the index of a large
+// map. Two words less a map is 13 MB less at 10,000 skills.
 type Map struct {
 	entries []entry
+	rare    *mapRare // nil in most maps
+}
+
+// mapRare is what few maps have.
+type mapRare struct {
 	// numeric is nil unless a key was a number in YAML: Python sorts a
 	// mapping whose keys are all numbers by value, not as text. Its items
 	// match entries.
 	numeric []numericKey
 	index   map[string]int // for maps of more than 16 keys
+}
+
+// rareOf returns m.rare, made if need be.
+func (m *Map) rareOf() *mapRare {
+	if m.rare == nil {
+		m.rare = &mapRare{}
+	}
+	return m.rare
 }
 
 type entry struct {
@@ -54,8 +68,8 @@ func (m *Map) find(key string) int {
 	if m == nil {
 		return -1
 	}
-	if m.index != nil {
-		if i, ok := m.index[key]; ok {
+	if m.rare != nil && m.rare.index != nil {
+		if i, ok := m.rare.index[key]; ok {
 			return i
 		}
 		return -1
@@ -92,28 +106,30 @@ func (m *Map) set(key string, v any, num numericKey) {
 		return
 	}
 	m.entries = append(m.entries, entry{key, v})
-	if num.isNum && m.numeric == nil {
-		m.numeric = make([]numericKey, len(m.entries)-1, cap(m.entries))
+	if num.isNum && (m.rare == nil || m.rare.numeric == nil) {
+		m.rareOf().numeric = make([]numericKey, len(m.entries)-1, cap(m.entries))
 	}
-	if m.numeric != nil {
-		m.numeric = append(m.numeric, num)
+	r := m.rare
+	if r != nil && r.numeric != nil {
+		r.numeric = append(r.numeric, num)
 	}
-	if m.index != nil {
-		m.index[key] = len(m.entries) - 1
+	if r != nil && r.index != nil {
+		r.index[key] = len(m.entries) - 1
 	} else if len(m.entries) > 16 {
-		m.index = make(map[string]int, len(m.entries))
+		r = m.rareOf()
+		r.index = make(map[string]int, len(m.entries))
 		for i, e := range m.entries {
-			m.index[e.key] = i
+			r.index[e.key] = i
 		}
 	}
 }
 
 // numericAt returns what is known of the i-th key as a number.
 func (m *Map) numericAt(i int) numericKey {
-	if m.numeric == nil {
+	if m.rare == nil || m.rare.numeric == nil {
 		return numericKey{}
 	}
-	return m.numeric[i]
+	return m.rare.numeric[i]
 }
 
 // Delete removes key if present.
@@ -123,13 +139,13 @@ func (m *Map) Delete(key string) {
 		return
 	}
 	m.entries = slices.Delete(m.entries, i, i+1)
-	if m.numeric != nil {
-		m.numeric = slices.Delete(m.numeric, i, i+1)
+	if r := m.rare; r != nil && r.numeric != nil {
+		r.numeric = slices.Delete(r.numeric, i, i+1)
 	}
-	if m.index != nil {
-		m.index = make(map[string]int, len(m.entries))
+	if r := m.rare; r != nil && r.index != nil {
+		r.index = make(map[string]int, len(m.entries))
 		for i, e := range m.entries {
-			m.index[e.key] = i
+			r.index[e.key] = i
 		}
 	}
 }
@@ -177,7 +193,7 @@ func (m *Map) sortedKeys() []string {
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
 		if allNum {
-			switch na, nb := m.numeric[a].value, m.numeric[b].value; {
+			switch na, nb := m.rare.numeric[a].value, m.rare.numeric[b].value; {
 			case na < nb:
 				return -1
 			case na > nb:
@@ -207,14 +223,17 @@ func Clone(v any) any {
 		if x == nil {
 			return (*Map)(nil)
 		}
-		c := &Map{entries: make([]entry, len(x.entries)), numeric: slices.Clone(x.numeric)}
+		c := &Map{entries: make([]entry, len(x.entries))}
 		for i, e := range x.entries {
 			c.entries[i] = entry{e.key, Clone(e.value)}
 		}
-		if x.index != nil {
-			c.index = make(map[string]int, len(x.index))
-			for k, i := range x.index {
-				c.index[k] = i
+		if r := x.rare; r != nil {
+			c.rare = &mapRare{numeric: slices.Clone(r.numeric)}
+			if r.index != nil {
+				c.rare.index = make(map[string]int, len(r.index))
+				for k, i := range r.index {
+					c.rare.index[k] = i
+				}
 			}
 		}
 		return c
