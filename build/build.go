@@ -47,8 +47,9 @@ type Options struct {
 // index) from the catalog. Its share of a build (pass.Work) is work per
 // skill and catalog-wide files, which need that work done: a full build
 // runs every writer's work per skill in one pass over the skills, then
-// the writers' catalog-wide files one writer after another; a rebuild
-// runs the writers at once, each its own pass then its files (see write). A
+// the writers' catalog-wide files one writer after another; serve's
+// rebuilds run the writers at once, each its own pass then its files
+// (see writeOptions). A
 // writer never parses sources again, and reads back only files it wrote
 // itself.
 type Writer interface {
@@ -84,31 +85,35 @@ type Result struct {
 
 // writeOptions say how write runs the writers.
 type writeOptions struct {
-	// overlap runs the writers' catalog-wide work at once: a rebuild
-	// after an edit has little per-skill work left, and each writer's
-	// catalog-wide files overlap the others'. A full build runs them in
-	// turn, so that the memory each holds while it works (the search
-	// index's segments, most) does not add up.
+	// overlap runs the writers at once, each its own pass over the skills
+	// then its catalog-wide files: a rebuild after an edit has little
+	// per-skill work left, and one writer's catalog-wide files overlap
+	// the others' passes. It needs the skills kept whole (release false):
+	// a writer's catalog-wide files may come before another writer's
+	// pass. Otherwise the writers' work per skill goes in one pass, and
+	// their catalog-wide files one writer after another, so that the
+	// memory each holds while it works (the search index's, most) does
+	// not add up.
 	overlap bool
 	// release lets each skill's sources, body and UASP document go once
 	// every writer has done its work for the skill (catalog.Skill.Release):
-	// a one-off build holds them for one skill at a time instead of for
-	// the whole catalog. serve's builds keep them in their Cache.
+	// a one-off build holds them for the skills being written instead of
+	// for the whole catalog. serve's builds keep them in their Cache.
 	release  bool
 	progress func(string)
 }
 
-// write runs the writers: Begin for each, then one pass over the skills
-// in which each skill goes through every writer, then each writer's
-// catalog-wide files. A rebuild that releases nothing runs each writer's
-// pass and catalog-wide files as a pipeline of its own, the three at once
-// (see overlap). The writers share only their inputs, which they read, and
-// the output, which takes files from any goroutine; each reads back only
-// files it wrote itself (api: the Markdown twins into llms-full.txt, the
-// digests of the skills' files for the discovery index; pages: the HTML
-// pages for the sitemap, which no other writer makes,
-// TestOnlyPagesWriteHTMLPages).
+// write runs the writers: Begin for each, at once, then their work per
+// skill and their catalog-wide files as opt says. The writers share only
+// their inputs, which they read, and the output, which takes files from
+// any goroutine; each reads back only files it wrote itself (api: the
+// Markdown twins into llms-full.txt, the digests of the skills' files for
+// the discovery index; pages: the HTML pages for the sitemap, which no
+// other writer makes, TestOnlyPagesWriteHTMLPages).
 func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, opt writeOptions) error {
+	if opt.overlap && opt.release {
+		return errors.New("build: the writers of a build that releases its skills cannot overlap")
+	}
 	progress := opt.progress
 	if progress == nil {
 		progress = func(string) {}
@@ -117,17 +122,21 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 	// (go tool pprof -tagfocus writer=api), goroutines they start
 	// included.
 	labelled := make([]context.Context, len(ws))
+	for i, w := range ws {
+		labelled[i] = pprof.WithLabels(ctx, pprof.Labels("writer", w.Name()))
+	}
 	works := make([]pass.Work, len(ws))
 	errs := make([]error, len(ws))
+	wrap := func(i int, err error) error {
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", ws[i].Name(), err)
+		}
+		return nil
+	}
 	// The writers begin at once: each prepares its own state.
 	parallel.For(ctx, len(ws), len(ws), func(i int) {
-		labelled[i] = pprof.WithLabels(ctx, pprof.Labels("writer", ws[i].Name()))
-		pprof.Do(ctx, pprof.Labels("writer", ws[i].Name()), func(context.Context) {
-			works[i], errs[i] = ws[i].Begin(ctx, c, out, site, m)
-		})
-		if errs[i] != nil {
-			errs[i] = fmt.Errorf("writing %s: %w", ws[i].Name(), errs[i])
-		}
+		inLabels(ctx, labelled[i], func() { works[i], errs[i] = ws[i].Begin(ctx, c, out, site, m) })
+		errs[i] = wrap(i, errs[i])
 	})
 	if err := errors.Join(errs...); err != nil {
 		return err
@@ -135,22 +144,13 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	finish := func(i int) error {
-		if works[i].Catalog == nil {
-			return nil
+	finish := func(i int) (err error) {
+		if works[i].Catalog != nil {
+			inLabels(ctx, labelled[i], func() { err = works[i].Catalog() })
 		}
-		var err error
-		pprof.Do(ctx, pprof.Labels("writer", ws[i].Name()), func(context.Context) { err = works[i].Catalog() })
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", ws[i].Name(), err)
-		}
-		return nil
+		return wrap(i, err)
 	}
-	if opt.overlap && !opt.release {
-		// Nothing is released, so each writer's catalog-wide files need
-		// only its own work per skill: each writer makes its own pass
-		// and goes on, all at once, so that one's catalog-wide work
-		// overlaps the others' passes.
+	if opt.overlap {
 		progress(strings.Join(names(ws), ", "))
 		parallel.For(ctx, len(ws), len(ws), func(i int) {
 			errs[i] = skillPass(ctx, ws[i:i+1], works[i:i+1], labelled[i:i+1], c, false)
@@ -167,25 +167,24 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 	if err := skillPass(ctx, ws, works, labelled, c, opt.release); err != nil {
 		return err
 	}
-	if !opt.overlap {
-		for i, w := range ws {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			progress(w.Name())
-			if err := finish(i); err != nil {
-				return err
-			}
+	for i, w := range ws {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
-		return nil
+		progress(w.Name())
+		if err := finish(i); err != nil {
+			return err
+		}
 	}
-	progress(strings.Join(names(ws), ", "))
-	clear(errs)
-	parallel.For(ctx, len(ws), len(ws), func(i int) { errs[i] = finish(i) })
-	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	return ctx.Err()
+	return nil
+}
+
+// inLabels runs f with the goroutine labelled as labelled is, then as
+// ctx is (the labels a caller of Build may have set).
+func inLabels(ctx, labelled context.Context, f func()) {
+	pprof.SetGoroutineLabels(labelled)
+	defer pprof.SetGoroutineLabels(ctx)
+	f()
 }
 
 // names are the writers' names.
@@ -210,9 +209,8 @@ func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []c
 			if work.Skill == nil {
 				continue
 			}
-			pprof.SetGoroutineLabels(labelled[k])
-			err := work.Skill(i)
-			pprof.SetGoroutineLabels(ctx)
+			var err error
+			inLabels(ctx, labelled[k], func() { err = work.Skill(i) })
 			if err != nil {
 				errs[i] = fmt.Errorf("writing %s: skill %s: %w", ws[k].Name(), c.Skills[i].Name, err)
 				cancel()
@@ -273,7 +271,8 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	wopt := writeOptions{overlap: out.Incremental(), release: opt.Cache == nil && !opt.KeepSkills, progress: progress}
+	release := opt.Cache == nil && !opt.KeepSkills
+	wopt := writeOptions{overlap: out.Incremental() && !release, release: release, progress: progress}
 	if err := write(ctx, writers, c, out, site, opt.Cache.writers(), wopt); err != nil {
 		out.Abort()
 		return nil, err

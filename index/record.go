@@ -5,8 +5,8 @@ import "sync"
 // A record is what the JSON index keeps of one skill: the skill's search
 // document without its body, and its analysed terms with their counts per
 // field. Records depend on the skill alone, so `skilldex serve` keeps them
-// between rebuilds (see newBuilder and builder.skill) and re-analyses only the skills that
-// changed.
+// between rebuilds (see newBuilder and builder.skill) and re-analyses only
+// the skills that changed.
 type record struct {
 	// key identifies the skill's content ("" when unknown: never reused).
 	key string

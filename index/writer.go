@@ -97,23 +97,29 @@ type bleveBuild struct {
 	groups []span
 	// In a one-off build the pass builds each chunk's segment as soon as
 	// its documents are all there, and merges each group as soon as its
-	// chunks are: chunk[i] is skill i's chunk, docs the documents of
-	// chunks not yet complete, pending how many of each are still to
-	// come, built the chunks' segments until their group is merged;
-	// group[k] is chunk k's group, chunksPending how many of each
-	// group's chunks are still to come, merged the groups' segments.
-	// With a memo, chunks are built and groups merged after the pass,
-	// only where the memo has no segment.
-	chunk         []int32
-	docs          [][]*bleveDoc
-	pending       []atomic.Int32
-	built         []*zap.SegmentBase
-	group         []int32
-	chunksPending []atomic.Int32
-	merged        [][]byte
-	// errs holds what went wrong building or merging chunk k's segments:
+	// chunks are: chunkOf[i] is skill i's chunk. With a memo (nil
+	// inPass), chunks are built and groups merged after the pass, only
+	// where the memo has no segment.
+	chunkOf []int32
+	inPass  []chunkInPass // by chunk
+	merged  []groupInPass // by group
+}
+
+// chunkInPass is a chunk being built in the pass.
+type chunkInPass struct {
+	group   int32
+	docs    []*bleveDoc      // until the chunk is built
+	pending atomic.Int32     // documents still to come
+	seg     *zap.SegmentBase // until the group is merged
+	// err is what went wrong building the chunk or merging its group:
 	// reported after the pass, by chunk, as it belongs to no one skill.
-	errs []error
+	err error
+}
+
+// groupInPass is a group being merged in the pass.
+type groupInPass struct {
+	pending atomic.Int32 // chunks still to come
+	seg     []byte       // the merged segment
 }
 
 // newBuilder starts the indexes of c; without a site, only the JSON
@@ -156,26 +162,19 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 	bb.perDoc = facetsByDoc(b.facets, len(c.Skills))
 	bb.chunks, bb.groups = chunkOf(bb.names)
 	if m == nil {
-		bb.built = make([]*zap.SegmentBase, len(bb.chunks))
-		bb.chunk = make([]int32, len(c.Skills))
-		bb.docs = make([][]*bleveDoc, len(bb.chunks))
-		bb.pending = make([]atomic.Int32, len(bb.chunks))
-		for k, ch := range bb.chunks {
-			for i := ch.start; i < ch.end; i++ {
-				bb.chunk[i] = int32(k)
-			}
-			bb.docs[k] = make([]*bleveDoc, ch.end-ch.start)
-			bb.pending[k].Store(int32(ch.end - ch.start))
-		}
-		bb.group = make([]int32, len(bb.chunks))
-		bb.chunksPending = make([]atomic.Int32, len(bb.groups))
-		bb.merged = make([][]byte, len(bb.groups))
-		bb.errs = make([]error, len(bb.chunks))
+		bb.chunkOf = make([]int32, len(c.Skills))
+		bb.inPass = make([]chunkInPass, len(bb.chunks))
+		bb.merged = make([]groupInPass, len(bb.groups))
 		for g, gr := range bb.groups {
+			bb.merged[g].pending.Store(int32(gr.end - gr.start))
 			for k := gr.start; k < gr.end; k++ {
-				bb.group[k] = int32(g)
+				ch, cp := bb.chunks[k], &bb.inPass[k]
+				cp.group, cp.docs = int32(g), make([]*bleveDoc, ch.end-ch.start)
+				cp.pending.Store(int32(ch.end - ch.start))
+				for i := ch.start; i < ch.end; i++ {
+					bb.chunkOf[i] = int32(k)
+				}
 			}
-			bb.chunksPending[g].Store(int32(gr.end - gr.start))
 		}
 	}
 	b.bleve = bb
@@ -201,12 +200,12 @@ func (b *builder) skill(i int) error {
 	s, key := b.c.Skills[i], recordKey(b.c.Skills[i])
 	d := b.metas[i]
 	d.setBody(s)
-	if bb := b.bleve; bb != nil && bb.chunk != nil {
-		k := bb.chunk[i]
-		ch := bb.chunks[k]
-		bb.docs[k][i-ch.start] = newBleveDoc(d, bb.perDoc[i], bb.urls[i])
-		if bb.pending[k].Add(-1) == 0 {
-			bb.errs[k] = bb.chunkDone(k)
+	if bb := b.bleve; bb != nil && bb.inPass != nil {
+		k := bb.chunkOf[i]
+		cp := &bb.inPass[k]
+		cp.docs[i-bb.chunks[k].start] = newBleveDoc(d, bb.perDoc[i], bb.urls[i])
+		if cp.pending.Add(-1) == 0 {
+			cp.err = bb.chunkDone(k)
 		}
 	}
 	r := analyze(d, b.dict)
@@ -223,25 +222,29 @@ func (b *builder) skill(i int) error {
 // atomic counters order the writes of the goroutines that built the
 // other chunks before the merge.
 func (bb *bleveBuild) chunkDone(k int32) error {
-	ch := bb.chunks[k]
-	sb, err := buildSegment(bb.sh.mapping, bb.names[ch.start:ch.end], bb.docs[k])
-	bb.docs[k] = nil
+	ch, cp := bb.chunks[k], &bb.inPass[k]
+	sb, err := buildSegment(bb.sh.mapping, bb.names[ch.start:ch.end], cp.docs)
+	cp.docs = nil
 	if err != nil {
 		return err
 	}
-	bb.built[k] = sb
-	g := bb.group[k]
-	if bb.chunksPending[g].Add(-1) != 0 {
+	cp.seg = sb
+	gp := &bb.merged[cp.group]
+	if gp.pending.Add(-1) != 0 {
 		return nil
 	}
-	gr := bb.groups[g]
-	seg, err := mergeSegments(bb.built[gr.start:gr.end])
-	clear(bb.built[gr.start:gr.end])
+	gr := bb.groups[cp.group]
+	parts := make([]*zap.SegmentBase, 0, gr.end-gr.start)
+	for j := gr.start; j < gr.end; j++ {
+		parts = append(parts, bb.inPass[j].seg)
+		bb.inPass[j].seg = nil
+	}
+	seg, err := mergeSegments(parts)
 	if err != nil {
 		return err
 	}
 	// Held until the pass is over: without the buffer's spare capacity.
-	bb.merged[g] = bytes.Clone(seg)
+	gp.seg = bytes.Clone(seg)
 	return nil
 }
 
@@ -296,8 +299,8 @@ const bleveFormat = "bleve-2"
 // chunks are analysed again.
 func (b *builder) bleveFiles() ([]jsonFile, error) {
 	bb, ctx, m := b.bleve, b.ctx, b.m
-	for k, err := range bb.errs {
-		if err != nil {
+	for k := range bb.inPass {
+		if err := bb.inPass[k].err; err != nil {
 			ch := bb.chunks[k]
 			return nil, fmt.Errorf("the segment of skills %s to %s: %w", bb.names[ch.start], bb.names[ch.end-1], err)
 		}
@@ -310,7 +313,7 @@ func (b *builder) bleveFiles() ([]jsonFile, error) {
 	errs := make([]error, len(bb.groups))
 	parallel.For(ctx, len(bb.groups), 0, func(g int) {
 		if bb.merged != nil {
-			segs[g], bb.merged[g] = bb.merged[g], nil
+			segs[g], bb.merged[g].seg = bb.merged[g].seg, nil
 			if segs[g] == nil {
 				errs[g] = fmt.Errorf("internal error: segment group %d was not merged in the pass", g)
 			}
