@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -26,10 +25,7 @@ func TestCorpusAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the whole corpus")
 	}
-	corpus := filepath.Join(testutil.ProjectRoot(t), "..", "shared", "corpus", "skills")
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("the shared corpus is missing (%v)", err)
-	}
+	corpus := testutil.Shared(t, "corpus", "skills")
 	start := time.Now()
 	site, res := buildSite(t, filepath.Join(t.TempDir(), "public"), corpus)
 	t.Logf("built %d skills into %d files in %v", len(res.Catalog.Skills), res.Files, time.Since(start).Round(time.Millisecond))

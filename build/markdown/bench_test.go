@@ -153,7 +153,7 @@ func catalogDocs(b testing.TB, root string) (docs []doc, size int64) {
 func catalogBenchRoots(tb testing.TB) []struct{ name, root string } {
 	return []struct{ name, root string }{
 		{"generated-1000", catalogen.BenchCatalog(1000)},
-		{"corpus", filepath.Join(testutil.ProjectRoot(tb), "..", "shared", "corpus")},
+		{"corpus", filepath.Join(testutil.SharedDir(tb), "corpus")},
 	}
 }
 

@@ -78,9 +78,9 @@ func goldenInputs(tb testing.TB) [][]byte {
 }
 
 // corpusBodies returns the Markdown body of every SKILL.md under
-// ../shared/corpus/skills, or nothing if the shared folder is missing.
+// the shared corpus (testutil.SharedDir), or nothing if it is missing.
 func corpusBodies(tb testing.TB) [][]byte {
-	dir := filepath.Join(testutil.ProjectRoot(tb), "..", "shared", "corpus", "skills")
+	dir := filepath.Join(testutil.SharedDir(tb), "corpus", "skills")
 	if _, err := os.Stat(dir); err != nil {
 		tb.Logf("no shared corpus (%v): fuzzing the built-in seeds only", err)
 		return nil

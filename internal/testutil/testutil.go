@@ -1,5 +1,5 @@
 // Package testutil finds the shared test inputs (../shared next to the
-// project root) and writes small catalogs for tests.
+// project root, or $SKILLDEX_SHARED) and writes small catalogs for tests.
 package testutil
 
 import (
@@ -30,17 +30,28 @@ func ProjectRoot(tb testing.TB) string {
 	}
 }
 
-// Shared returns the path of elem inside ../shared (the real-world corpus
-// and conformance cases). A test that needs it fails when it is missing,
-// unless SKILLDEX_SKIP_SHARED=1, which skips it instead.
+// SharedDir is the folder of the shared inputs (the real-world corpus and
+// conformance cases): $SKILLDEX_SHARED when set, else ../shared next to
+// the project root.
+func SharedDir(tb testing.TB) string {
+	tb.Helper()
+	if d := os.Getenv("SKILLDEX_SHARED"); d != "" {
+		return d
+	}
+	return filepath.Join(ProjectRoot(tb), "..", "shared")
+}
+
+// Shared returns the path of elem inside SharedDir. A test that needs it
+// fails when it is missing, unless SKILLDEX_SKIP_SHARED=1, which skips it
+// instead.
 func Shared(tb testing.TB, elem ...string) string {
 	tb.Helper()
-	p := filepath.Join(append([]string{ProjectRoot(tb), "..", "shared"}, elem...)...)
+	p := filepath.Join(append([]string{SharedDir(tb)}, elem...)...)
 	if _, err := os.Stat(p); err != nil {
 		if os.Getenv("SKILLDEX_SKIP_SHARED") == "1" {
 			tb.Skipf("shared inputs missing (%v); SKILLDEX_SKIP_SHARED=1", err)
 		}
-		tb.Fatalf("shared inputs missing: %v (clone the project next to ../shared, or set SKILLDEX_SKIP_SHARED=1)", err)
+		tb.Fatalf("shared inputs missing: %v (clone the project next to ../shared, set SKILLDEX_SHARED to their folder, or set SKILLDEX_SKIP_SHARED=1)", err)
 	}
 	return p
 }
