@@ -40,3 +40,36 @@ func CatalogJSONBothWays(skills []*catalog.Skill, site *siteinfo.Info) (direct, 
 	}
 	return direct, viaMarshal, nil
 }
+
+// TwinYAMLBothWays returns a Markdown twin's YAML header as written and as
+// yaml.v3 gives it, which must be the same bytes, and whether it was
+// written directly. fields fill name, description, format, status, type,
+// version, declared_version, page, source, archive, api and paths in that
+// order; missing ones are empty.
+func TwinYAMLBothWays(fields []string, tags []string) (direct, viaYAML []byte, fast bool) {
+	var v [12]string
+	copy(v[:], fields)
+	fm := twinFrontmatter{Name: v[0], Description: v[1], Format: v[2], Status: v[3], Type: v[4],
+		Version: v[5], Declared: v[6], Page: v[7], Source: v[8], Archive: v[9], API: v[10], Paths: v[11], Tags: tags}
+	direct, viaYAML = fm.appendYAML(nil), fm.appendYAMLSlow(nil)
+	return direct, viaYAML, fm.fast()
+}
+
+// TwinYAMLOf returns the YAML header of s's Markdown twin both ways, as
+// TwinYAMLBothWays does.
+func TwinYAMLOf(s *catalog.Skill, site *siteinfo.Info) (direct, viaYAML []byte, fast bool) {
+	e := newEntry(s, site)
+	fm := e.twinFrontmatter()
+	return fm.appendYAML(nil), fm.appendYAMLSlow(nil), fm.fast()
+}
+
+// TwinHeader is a Markdown twin's header, for benchmarks.
+type TwinHeader = twinFrontmatter
+
+// TwinHeaderOf returns s's twin header.
+func TwinHeaderOf(s *catalog.Skill, site *siteinfo.Info) *TwinHeader {
+	return newEntry(s, site).twinFrontmatter()
+}
+
+func (fm *TwinHeader) AppendYAML(b []byte) []byte     { return fm.appendYAML(b) }
+func (fm *TwinHeader) AppendYAMLSlow(b []byte) []byte { return fm.appendYAMLSlow(b) }
