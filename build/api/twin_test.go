@@ -1,15 +1,12 @@
 package api_test
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/api"
 	"github.com/skilldex/skilldex/build/siteinfo"
-	"github.com/skilldex/skilldex/internal/catalogen"
+	"github.com/skilldex/skilldex/internal/testcatalog"
 )
 
 // yamlEdgeCases are strings YAML reads as something else than the string,
@@ -91,14 +88,7 @@ func FuzzTwinFrontmatter(f *testing.F) {
 // BenchmarkTwinFrontmatter writes the twin headers of a generated
 // catalog directly and through yaml.v3.
 func BenchmarkTwinFrontmatter(b *testing.B) {
-	gen := filepath.Join(b.TempDir(), "gen")
-	if err := catalogen.Generate(gen, 500, 7); err != nil {
-		b.Fatal(err)
-	}
-	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{gen}})
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := testcatalog.Generated(b, 500, 7)
 	site, err := siteinfo.New("Test", "https://example.org/x/")
 	if err != nil {
 		b.Fatal(err)

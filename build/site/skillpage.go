@@ -87,9 +87,18 @@ func (r *renderer) writeSkillPage(s *catalog.Skill, out *output.Writer) error {
 	if err != nil || reused {
 		return err
 	}
-	v, err := r.skillView(s)
+	p, err := r.skillPage(s)
 	if err != nil {
 		return err
+	}
+	return r.writePage(g, siteinfo.SkillPage(s.Name), "skill.html", p)
+}
+
+// skillPage is what skill.html renders for s.
+func (r *renderer) skillPage(s *catalog.Skill) (*page, error) {
+	v, err := r.skillView(s)
+	if err != nil {
+		return nil, err
 	}
 	p := &page{
 		Title:       s.Name,
@@ -101,7 +110,7 @@ func (r *renderer) writeSkillPage(s *catalog.Skill, out *output.Writer) error {
 	if r.site.Parts.Markdown {
 		p.Alternate = r.site.Link(siteinfo.SkillMarkdown(s.Name))
 	}
-	return r.writePage(g, siteinfo.SkillPage(s.Name), "skill.html", p)
+	return p, nil
 }
 
 func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
