@@ -44,7 +44,7 @@ func FuzzRender(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Render: %v", err)
 		}
-		if err := checkSafe(res.HTML); err != nil {
+		if err := checkSafe([]byte(res.HTML)); err != nil {
 			t.Fatalf("unsafe output: %v\ninput: %q\noutput:\n%s", err, src, res.HTML)
 		}
 		ids := map[string]bool{}

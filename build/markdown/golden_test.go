@@ -31,11 +31,11 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := checkSafe(res.HTML); err != nil {
+			if err := checkSafe([]byte(res.HTML)); err != nil {
 				t.Errorf("unsafe: %v", err)
 			}
 			var got bytes.Buffer
-			got.Write(res.HTML)
+			got.WriteString(res.HTML)
 			got.WriteString("<!--\nheadings:\n")
 			for _, h := range res.Headings {
 				j, _ := json.Marshal(h)

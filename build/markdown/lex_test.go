@@ -263,7 +263,7 @@ func TestLexerThatNeverEnds(t *testing.T) {
 		done := make(chan string, 1)
 		go func() {
 			res, _ := Render([]byte("```"+lang+"\n\"unterminated\n```\n"), testOptions)
-			done <- string(res.HTML)
+			done <- res.HTML
 		}()
 		select {
 		case out := <-done:

@@ -93,8 +93,9 @@ type Heading struct {
 
 // Result is a rendered body.
 type Result struct {
-	// HTML is a fragment to place inside the page's article element.
-	HTML []byte
+	// HTML is a fragment to place inside the page's article element; a
+	// string, as the page's template takes it (a copy less).
+	HTML string
 	// Headings lists every heading in document order.
 	Headings []Heading
 }
@@ -166,7 +167,7 @@ func Render(src []byte, opt Options) (res Result, err error) {
 	if err := md.Renderer().Render(b.w, src, doc); err != nil {
 		return Result{}, fmt.Errorf("markdown: render: %w", err)
 	}
-	return Result{HTML: bytes.Clone(b.buf.Bytes()), Headings: headings}, nil
+	return Result{HTML: b.buf.String(), Headings: headings}, nil
 }
 
 // Plain returns the body's first paragraph of prose as plain text, for a

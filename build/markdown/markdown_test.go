@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
 	"strings"
@@ -33,10 +32,10 @@ func render(t *testing.T, src string) string {
 	if err != nil {
 		t.Fatalf("Render(%q): %v", src, err)
 	}
-	if err := checkSafe(res.HTML); err != nil {
+	if err := checkSafe([]byte(res.HTML)); err != nil {
 		t.Fatalf("Render(%q) is unsafe: %v\n%s", src, err, res.HTML)
 	}
-	return string(res.HTML)
+	return res.HTML
 }
 
 // TestRender checks each rule on a small body: the output must contain
@@ -219,7 +218,7 @@ func TestHeadings(t *testing.T) {
 	}
 	for _, h := range want {
 		tag := fmt.Sprintf(`<h%d id="%s">`, h.Level, h.ID)
-		if !bytes.Contains(res.HTML, []byte(tag)) {
+		if !strings.Contains(res.HTML, tag) {
 			t.Errorf("missing %s in\n%s", tag, res.HTML)
 		}
 	}
@@ -237,7 +236,7 @@ func TestHeadingOptions(t *testing.T) {
 		t.Errorf("headings:\n got %+v\nwant %+v", res.Headings, want)
 	}
 	for _, tag := range []string{`<h2 id="uasp-title">`, `<h3 id="uasp-usage">`, `<h6 id="uasp-deep">`} {
-		if !bytes.Contains(res.HTML, []byte(tag)) {
+		if !strings.Contains(res.HTML, tag) {
 			t.Errorf("missing %s in\n%s", tag, res.HTML)
 		}
 	}
