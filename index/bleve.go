@@ -3,7 +3,6 @@ package index
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"context"
 	"encoding/hex"
 	"fmt"
@@ -29,6 +28,7 @@ import (
 	butil "github.com/blevesearch/bleve/v2/util"
 	bindex "github.com/blevesearch/bleve_index_api"
 	zap "github.com/blevesearch/zapx/v15"
+	"github.com/klauspost/compress/flate"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/internal/parallel"
 	bolt "go.etcd.io/bbolt"
@@ -515,12 +515,13 @@ type zipped struct {
 	compressed []byte
 }
 
-// deflate compresses data at the fastest level: the archive is a
-// convenience copy, and for the index of 10,000 skills the default level
-// takes 2.5 times as long (1.3 s instead of 0.5 s) for 11% fewer bytes.
+// deflate compresses data with klauspost/compress's flate at level 2: the
+// archive is a convenience copy. On the segments of 10,000 generated
+// skills it takes half the time of the standard library's fastest level
+// for 3% fewer bytes; the default level took 2.5 times as long as that.
 func deflate(data []byte) *zipped {
 	var b bytes.Buffer
-	fw, _ := flate.NewWriter(&b, flate.BestSpeed) // a valid level: cannot fail
+	fw, _ := flate.NewWriter(&b, 2) // a valid level: cannot fail
 	fw.Write(data)
 	fw.Close()
 	return &zipped{crc: crc32.ChecksumIEEE(data), size: uint64(len(data)), compressed: b.Bytes()}

@@ -11,7 +11,6 @@ package pack
 import (
 	"archive/zip"
 	"bytes"
-	"compress/flate"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +21,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/klauspost/compress/flate"
 
 	"github.com/skilldex/skilldex/build/source"
 )
@@ -93,19 +94,23 @@ func WriteFiles(w io.Writer, root string, files []File) error {
 	return zw.Close()
 }
 
+// deflateLevel is the compression level of archive entries.
+const deflateLevel = 2
+
 // deflaters recycles flate writers, whose state is large: a site writes
 // one or two archives per skill.
 var deflaters sync.Pool
 
-// deflater compresses at the fastest level: skill archives are small, and
-// for 1,000 generated skills it takes 40% less time than the default
-// level for 5% more bytes.
+// deflater compresses with klauspost/compress's flate at level 2, its
+// second fastest: for the SKILL.md files of generated skills it takes
+// 30 µs a file where the standard library's fastest level takes 63, and
+// writes 0.6% fewer bytes.
 func deflater(w io.Writer) (io.WriteCloser, error) {
 	if fw, ok := deflaters.Get().(*flate.Writer); ok {
 		fw.Reset(w)
 		return &pooled{fw}, nil
 	}
-	fw, err := flate.NewWriter(w, flate.BestSpeed)
+	fw, err := flate.NewWriter(w, deflateLevel)
 	return &pooled{fw}, err
 }
 
