@@ -10,8 +10,9 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
-	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"github.com/skilldex/skilldex/build/linkify"
 )
 
 // linkifySeeds are lines around linkify's decisions.
@@ -25,29 +26,9 @@ var linkifySeeds = []string{
 	"-w@x.example .y@z.example é@a.example",
 }
 
-// FuzzLinkifyFilter checks the filter's one claim: where mayStartLink is
-// false, goldmark's linkify parser finds nothing.
-func FuzzLinkifyFilter(f *testing.F) {
-	for _, s := range linkifySeeds {
-		for i := range len(s) {
-			f.Add(s[i:])
-		}
-	}
-	p := extension.NewLinkifyParser(extension.WithLinkifyAllowedProtocols(linkifyProtocols))
-	f.Fuzz(func(t *testing.T, line string) {
-		line, _, _ = strings.Cut(line, "\n")
-		src := []byte(line + "\n")
-		if mayStartLink(src) {
-			return
-		}
-		if n := p.Parse(ast.NewParagraph(), text.NewReader(src), parser.NewContext()); n != nil {
-			t.Fatalf("mayStartLink(%q) is false, but linkify finds %s", src, n.Kind())
-		}
-	})
-}
-
 // plainParser is md without the filters: goldmark's default parser and
-// its own Linkify extension.
+// its own Linkify extension. plainDefault and filteredDefault are the
+// parser of uasp's deriver, without and with the linkify filter.
 var plainParser = goldmark.New(goldmark.WithExtensions(
 	extension.NewLinkify(extension.WithLinkifyAllowedProtocols(linkifyProtocols)),
 	extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),
@@ -55,6 +36,13 @@ var plainParser = goldmark.New(goldmark.WithExtensions(
 	extension.TaskList,
 	extension.Footnote,
 )).Parser()
+
+var (
+	plainDefault = goldmark.New(goldmark.WithExtensions(
+		extension.Table, extension.Strikethrough, extension.Linkify, extension.TaskList)).Parser()
+	filteredDefault = goldmark.New(goldmark.WithExtensions(
+		extension.Table, extension.Strikethrough, linkify.New(), extension.TaskList)).Parser()
+)
 
 // linkRefSeeds are paragraphs around link reference definitions.
 var linkRefSeeds = []string{
@@ -95,6 +83,11 @@ func sameTree(t *testing.T, src []byte) {
 	got := treeString(md.Parser().Parse(text.NewReader(src)), src)
 	if got != want {
 		t.Errorf("trees differ for %.80q:\ngoldmark %s\nmd       %s", src, want, got)
+	}
+	want = treeString(plainDefault.Parse(text.NewReader(src)), src)
+	got = treeString(filteredDefault.Parse(text.NewReader(src)), src)
+	if got != want {
+		t.Errorf("trees differ for %.80q with the default protocols:\ngoldmark %s\nfiltered %s", src, want, got)
 	}
 }
 

@@ -49,6 +49,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skilldex/skilldex/build/linkify"
 	"github.com/skilldex/skilldex/internal/spaces"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -100,6 +101,10 @@ type Result struct {
 	Headings []Heading
 }
 
+// Linkify only turns http(s) URLs, www. names and e-mail addresses into
+// links; ftp: and the like stay text.
+var linkifyProtocols = []string{"http:", "https:", "mailto:"}
+
 // md is the one goldmark instance: building it (and its renderer's
 // dispatch table) per call would cost more than a small body's rendering,
 // and goldmark's parser and renderer are safe for concurrent use. Per-call
@@ -109,7 +114,7 @@ var md = goldmark.New(
 	goldmark.WithParser(newParser()),
 	goldmark.WithExtensions(
 		// extension.Linkify with linkifyProtocols, made cheaper.
-		linkify{},
+		linkify.New(linkifyProtocols...),
 		// align="..." rather than goldmark's default style="text-align:
 		// ...", which the Content Security Policy would block.
 		extension.NewTable(extension.WithTableCellAlignMethod(extension.TableCellAlignAttribute)),

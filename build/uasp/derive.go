@@ -19,6 +19,7 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/skilldex/skilldex/build/linkify"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/yamltree"
 	"github.com/skilldex/skilldex/internal/spaces"
@@ -84,7 +85,7 @@ import (
 //     description cut to 500 characters at a word boundary.
 type Deterministic struct{}
 
-var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.Linkify, extension.TaskList))
+var md = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, linkify.New(), extension.TaskList))
 
 // Convert implements Converter.
 func (Deterministic) Convert(s *skill.Skill) (*yamltree.Map, map[string]int, error) {
