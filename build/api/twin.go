@@ -134,14 +134,14 @@ const (
 
 // styleOf returns how yaml.v3 surely writes s, or yamlOther. It is
 // stricter than YAML: yamlOther only costs the slow path. s must start
-// with a letter, or with a digit when it cannot be a number (a version
+// with a letter or a slash (a site's root-relative links), or with a digit when it cannot be a number (a version
 // such as 1.2.3 or a hex digest, see unquotedNumeral); not be
 // a word YAML 1.1 reads as a bool or null; and hold no line break,
 // control character, tab, or character yaml.v3 escapes. Of those, a
 // string with ": ", " #", a trailing colon or a trailing space is
 // single-quoted, any other is plain.
 func styleOf(s string) yamlStyle {
-	if s == "" || !isASCIILetter(s[0]) && !unquotedNumeral(s) || reservedWord(s) {
+	if s == "" || !isASCIILetter(s[0]) && s[0] != '/' && !unquotedNumeral(s) || reservedWord(s) {
 		return yamlOther
 	}
 	style := yamlPlain
