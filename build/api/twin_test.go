@@ -80,10 +80,16 @@ func FuzzTwinFrontmatter(f *testing.F) {
 		f.Add(s, "plain description", s)
 	}
 	f.Fuzz(func(t *testing.T, name, description, tag string) {
-		fields := []string{name, description, "skill-md", "caution", "", "", "", "/" + name + "/"}
-		direct, viaYAML, _ := api.TwinYAMLBothWays(fields, []string{tag, "tag"})
+		// Every field a header always has is set: an empty one would send
+		// every header through yaml.v3, and the test could not fail.
+		fields := []string{name, description, "skill-md", "caution", "cli", "1.0.0", "", "/" + name + "/",
+			"/" + name + "/SKILL.md", "", "/api/v1/skills/" + name + ".json", ""}
+		direct, viaYAML, fast := api.TwinYAMLBothWays(fields, []string{tag, "tag"})
 		if d := firstDifference(direct, viaYAML); d != "" {
 			t.Errorf("%q %q %q: %s", name, description, tag, d)
+		}
+		if name == "plain" && description == "plain description" && tag == "plain" && !fast {
+			t.Fatal("a header of plain values was not written directly")
 		}
 	})
 }

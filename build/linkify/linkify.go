@@ -26,6 +26,12 @@ func New(protocols ...string) goldmark.Extender {
 		protocols = []string{"http:", "https:", "ftp:"}
 	}
 	for _, p := range append(slices.Clone(protocols), "www.") {
+		if p == "" {
+			// Every line starts with it: goldmark's parser looks for a URL
+			// everywhere, and the filter must let it.
+			l.everywhere = true
+			continue
+		}
 		l.starts[p[0]] = true
 	}
 	l.filterProtocols = protocols
@@ -35,8 +41,10 @@ func New(protocols ...string) goldmark.Extender {
 type linkify struct {
 	protocols       []string // as given to goldmark
 	filterProtocols []string // what goldmark's parser then looks for
-	// starts holds the first bytes of filterProtocols and "www.".
-	starts [256]bool
+	// starts holds the first bytes of filterProtocols and "www.";
+	// everywhere is set when a protocol is "", which any line starts with.
+	starts     [256]bool
+	everywhere bool
 }
 
 // Extend is extension.Linkify's, with the parser wrapped.
@@ -78,7 +86,7 @@ func (f linkifyFilter) Parse(parent ast.Node, block text.Reader, pc parser.Conte
 // only printable ASCII before it (util.FindEmailIndex reads at most 64
 // bytes of local part, from a subset of those).
 func (l *linkify) mayStartLink(line []byte) bool {
-	if len(line) == 0 {
+	if len(line) == 0 || l.everywhere {
 		return true // the parser's own business
 	}
 	switch line[0] {

@@ -34,6 +34,7 @@ var linkifyConfigs = []struct {
 }{
 	{"md", New(mdProtocols...).(*linkify), extension.NewLinkifyParser(extension.WithLinkifyAllowedProtocols(mdProtocols))},
 	{"default", New().(*linkify), extension.NewLinkifyParser()},
+	{"empty protocol", New("", "https:").(*linkify), extension.NewLinkifyParser(extension.WithLinkifyAllowedProtocols([]string{"", "https:"}))},
 }
 
 // FuzzLinkifyFilter checks the filter's one claim: where mayStartLink is
