@@ -26,3 +26,6 @@ func SkillPageRenderer(c *catalog.Catalog, site *siteinfo.Info) (func(i int, buf
 		return r.execute(buf, "skill.html", p)
 	}, nil
 }
+
+// PagerWindow is pagerWindow: the page numbers a pager shows, 0 for a gap.
+var PagerWindow = pagerWindow

@@ -107,18 +107,22 @@ func (c *card) HTML() (template.HTML, error) {
 
 // pager links the pages of a listing.
 type pager struct {
-	Number     int
-	Prev, Next string
-	Pages      []pageLink
-	// base is the listing's site path: with Number and len(Pages), the
-	// links above follow from it (see listKey.pager).
+	// Number is this page's, Total how many the listing has.
+	Number, Total int
+	Prev, Next    string
+	// Pages are the links the pager shows (see pagerWindow).
+	Pages []pageLink
+	// base is the listing's site path: with Number and Total, the links
+	// above follow from it (see listKey.pager).
 	base string
 }
 
+// pageLink is a page the pager links, or, with Gap, pages it leaves out.
 type pageLink struct {
 	Number  int
 	Link    string
 	Current bool
+	Gap     bool
 }
 
 // pagePath returns the site path of page n (1-based) of a listing at base:
@@ -147,8 +151,12 @@ func (r *renderer) paginate(base string, skills []*catalog.Skill, write func(sit
 
 // pagerOf is the pager of page i of n of the listing at base.
 func (r *renderer) pagerOf(base string, i, n int) *pager {
-	p := &pager{Number: i, base: base}
-	for j := 1; j <= n; j++ {
+	p := &pager{Number: i, Total: n, base: base}
+	for _, j := range pagerWindow(i, n) {
+		if j == 0 {
+			p.Pages = append(p.Pages, pageLink{Gap: true})
+			continue
+		}
 		p.Pages = append(p.Pages, pageLink{Number: j, Link: r.site.Link(pagePath(base, j)), Current: j == i})
 	}
 	if i > 1 {
@@ -158,6 +166,39 @@ func (r *renderer) pagerOf(base string, i, n int) *pager {
 		p.Next = r.site.Link(pagePath(base, i+1))
 	}
 	return p
+}
+
+// pagerSpan is how many pages the pager shows on each side of the
+// current one.
+const pagerSpan = 2
+
+// pagerWindow returns the page numbers the pager of page i of n shows, 0
+// for a gap: the first and the last, and pagerSpan on each side of i. A
+// gap of one page shows that page instead. Listing every page would make
+// every page of a listing of n pages O(n) long: at 100,000 skills the home
+// listing has 834 pages.
+func pagerWindow(i, n int) []int {
+	lo, hi := max(1, i-pagerSpan), min(n, i+pagerSpan)
+	var out []int
+	add := func(from, to int) {
+		for j := from; j <= to; j++ {
+			out = append(out, j)
+		}
+	}
+	switch {
+	case lo <= 3: // 1 and 2 shown rather than "1 …"
+		add(1, lo-1)
+	default:
+		out = append(out, 1, 0)
+	}
+	add(lo, hi)
+	switch {
+	case hi >= n-2:
+		add(hi+1, n)
+	default:
+		out = append(out, 0, n)
+	}
+	return out
 }
 
 type facetView struct {

@@ -52,7 +52,7 @@ func (k *listKey) cards(cs []*card) {
 // settings are in every key already.
 func (k *listKey) pager(p *pager) {
 	k.str(p.base)
-	k.int(p.Number, len(p.Pages))
+	k.int(p.Number, p.Total)
 }
 
 func (k *listKey) diags(ds []diagView) {
