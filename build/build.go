@@ -163,6 +163,11 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		}
 		return ctx.Err()
 	}
+	if opt.release {
+		// The writers have begun; each skill's text is read again when
+		// the pass comes to it (skill.UnloadSource).
+		parallel.For(ctx, len(c.All), 0, func(i int) { c.All[i].UnloadSource() })
+	}
 	progress("skills")
 	if err := skillPass(ctx, ws, works, labelled, c, opt.release); err != nil {
 		return err
@@ -196,15 +201,23 @@ func names(ws []Writer) []string {
 	return out
 }
 
-// skillPass runs every writer's work for each skill, skills in parallel,
-// and releases each skill after its last writer when release is set. It
-// stops at the first error and returns the error of the first skill in
-// catalog order that failed.
+// skillPass runs every writer's work for each skill, skills in parallel.
+// When release is set, it reads each skill's text back before its first
+// writer and releases the skill after its last. It stops at the first
+// error and returns the error of the first skill in catalog order that
+// failed.
 func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog, release bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make([]error, len(c.Skills))
 	parallel.For(ctx, len(c.Skills), 0, func(i int) {
+		if release {
+			if err := c.Skills[i].ReloadSource(); err != nil {
+				errs[i] = err
+				cancel()
+				return
+			}
+		}
 		for k, work := range works {
 			if work.Skill == nil {
 				continue
@@ -254,10 +267,6 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	c, err := Load(ctx, opt.LoadOptions)
 	if err != nil {
 		return nil, err
-	}
-	// The checks are done: the writers need no YAML syntax tree.
-	for _, s := range c.All {
-		s.ReleaseSyntax()
 	}
 	if opt.Strict {
 		if s := c.Summarize(); s.Errors > 0 || s.Warnings > 0 {

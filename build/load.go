@@ -41,7 +41,8 @@ type LoadOptions struct {
 // Load reads, parses and checks every skill of the sources, gives each its
 // UASP document, and returns the catalog. It fails only when a source
 // cannot be read at all; everything wrong with a skill is in its
-// diagnostics.
+// diagnostics. The skills' YAML syntax trees are let go once their checks
+// are done (skill.Skill.ReleaseSyntax).
 func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	found, err := source.Discover(ctx, opt.Sources, opt.Source)
 	if err != nil {
@@ -79,6 +80,9 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		if !opt.NoDerive || s.UASPValue != nil {
 			doc, uds = uasp.ForSkill(s)
 		}
+		// The checks of this skill are done: those across skills
+		// (workspaces, below) read no deeper than ReleaseSyntax keeps.
+		s.ReleaseSyntax()
 		skills[i] = &catalog.Skill{Skill: s, Diagnostics: diag.Sort(append(ds, uds...)), Doc: doc}
 		if cacheable {
 			skills[i].Key = hex.EncodeToString(key[:])

@@ -2,10 +2,13 @@ package build
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/internal/testutil"
 )
 
 // TestReleasingBuildMatchesKeeping builds the same sources twice, once
@@ -48,4 +51,48 @@ func TestReleasingBuildMatchesKeeping(t *testing.T) {
 		t.Fatalf("the site has %d files; the sources should give thousands", len(sites[true]))
 	}
 	diffSites(t, "releasing against keeping", sites[false], sites[true])
+}
+
+// TestSourceChangedDuringBuild: a SKILL.md saved again after the build
+// read it, before the build wrote the skill's files, fails the build with
+// an error that names the file, and the site already there is left as it
+// was: the skill was checked, and its UASP document derived, from the
+// first text.
+func TestSourceChangedDuringBuild(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- skills/alpha/SKILL.md --
+---
+name: alpha
+description: The first skill.
+---
+# Alpha
+-- skills/beta/SKILL.md --
+---
+name: beta
+description: The second skill.
+---
+# Beta
+`)
+	src := filepath.Join(dir, "skills")
+	out := filepath.Join(t.TempDir(), "site")
+	if _, err := Build(context.Background(), Options{LoadOptions: LoadOptions{Sources: []string{src}}, Output: out}); err != nil {
+		t.Fatal(err)
+	}
+	before := siteDigest(t, out)
+	edited := filepath.Join(src, "beta", "SKILL.md")
+	_, err := Build(context.Background(), Options{
+		LoadOptions: LoadOptions{Sources: []string{src}},
+		Output:      out,
+		Progress: func(stage string) {
+			if stage == "skills" {
+				if err := os.WriteFile(edited, []byte("---\nname: beta\ndescription: Saved again.\n---\n# Beta\n"), 0o644); err != nil {
+					t.Error(err)
+				}
+			}
+		},
+	})
+	if err == nil || !strings.Contains(err.Error(), "changed while the site was being built") || !strings.Contains(err.Error(), "beta") {
+		t.Fatalf("build of a skill edited while it ran: %v; want an error naming beta's SKILL.md", err)
+	}
+	diffSites(t, "the site after the failed build", siteDigest(t, out), before)
 }

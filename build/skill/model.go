@@ -72,6 +72,9 @@ type Skill struct {
 
 	// Diagnostics found while parsing.
 	Diagnostics []diag.Diagnostic
+
+	// unloaded is set while the text of SKILL.md is let go (UnloadSource).
+	unloaded *unloaded
 }
 
 // File returns the display path of SKILL.md (or of the UASP document).
