@@ -3,8 +3,6 @@ package index
 import (
 	"archive/zip"
 	"bytes"
-	"context"
-	"encoding/hex"
 	"fmt"
 	"hash/crc32"
 	"hash/fnv"
@@ -29,8 +27,6 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 	zap "github.com/blevesearch/zapx/v15"
 	"github.com/klauspost/compress/flate"
-	"github.com/skilldex/skilldex/build/memo"
-	"github.com/skilldex/skilldex/internal/parallel"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -333,6 +329,20 @@ var segmentsBuilt atomic.Int64
 // the segments it writes.
 func segmentFile(i int) string { return fmt.Sprintf("%012x.zap", i) }
 
+// segmentPath is segment i's path in the index folder.
+func segmentPath(i int) string { return "store/" + segmentFile(i) }
+
+// bleveFile is a file of the bleve index: its path in the index folder,
+// its bytes, and its entry in bleve.zip. A file written before its list
+// was made (a segment merged in the pass) has no data.
+type bleveFile struct {
+	path   string
+	data   []byte
+	zipped *zipped
+	// key is the memo key of zipped.
+	key string
+}
+
 // indexShell is what every skilldex bleve index has around its segments:
 // index_meta.json, and the root.bolt that bleve's offline builder writes
 // for one segment. It depends only on the mapping, so it is made once.
@@ -528,34 +538,22 @@ func deflate(data []byte) *zipped {
 }
 
 // writeZip writes files into w as a ZIP archive whose entries sit under
-// prefix/, in the order given, with fixed times and modes. Files are
-// deflated in parallel, and a file deflated in the previous build of m
-// (serve) is not deflated again: most of a rebuilt index's segments are
-// the same bytes as before. digests[i] is the SHA-256 of file i, which
-// the output computed as it wrote it.
-func writeZip(w io.Writer, files []jsonFile, digests [][32]byte, prefix string, m *memo.Memo) error {
-	z := make([]*zipped, len(files))
-	parallel.For(context.Background(), len(files), 0, func(i int) {
-		key := "zip:" + hex.EncodeToString(digests[i][:])
-		if c, ok := memo.Lookup[*zipped](m, key); ok {
-			z[i] = c
-			return
-		}
-		z[i] = deflate(files[i].data)
-		m.Put(key, z[i])
-	})
+// prefix/, in the order given, with fixed times and modes, each as its
+// zipped entry holds it.
+func writeZip(w io.Writer, files []bleveFile, prefix string) error {
 	zw := zip.NewWriter(w)
-	for i, f := range files {
+	for _, f := range files {
+		z := f.zipped
 		h := &zip.FileHeader{
 			Name: prefix + "/" + f.path, Method: zip.Deflate, Modified: zipEpoch,
-			CRC32: z[i].crc, UncompressedSize64: z[i].size, CompressedSize64: uint64(len(z[i].compressed)),
+			CRC32: z.crc, UncompressedSize64: z.size, CompressedSize64: uint64(len(z.compressed)),
 		}
 		h.SetMode(0o644)
 		fw, err := zw.CreateRaw(h)
 		if err != nil {
 			return err
 		}
-		if _, err := fw.Write(z[i].compressed); err != nil {
+		if _, err := fw.Write(z.compressed); err != nil {
 			return err
 		}
 	}

@@ -7,7 +7,6 @@
 package index
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -65,6 +64,9 @@ func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	if err != nil {
 		return pass.Work{}, err
 	}
+	if b.bleve != nil {
+		b.bleve.out = out
+	}
 	return pass.Work{Skill: b.skill, Catalog: func() error { return b.write(out) }}, nil
 }
 
@@ -103,6 +105,9 @@ type bleveBuild struct {
 	chunkOf []int32
 	inPass  []chunkInPass // by chunk
 	merged  []groupInPass // by group
+	// out takes each merged segment of a one-off build as soon as it is
+	// made, so that the pass holds only its archive entry.
+	out *output.Writer
 }
 
 // chunkInPass is a chunk being built in the pass.
@@ -119,7 +124,9 @@ type chunkInPass struct {
 // groupInPass is a group being merged in the pass.
 type groupInPass struct {
 	pending atomic.Int32 // chunks still to come
-	seg     []byte       // the merged segment
+	// zipped is the merged segment deflated for bleve.zip: the segment
+	// itself is written as soon as it is merged.
+	zipped *zipped
 }
 
 // newBuilder starts the indexes of c; without a site, only the JSON
@@ -243,8 +250,10 @@ func (bb *bleveBuild) chunkDone(k int32) error {
 	if err != nil {
 		return err
 	}
-	// Held until the pass is over: without the buffer's spare capacity.
-	gp.seg = bytes.Clone(seg)
+	if err := bb.out.WriteRaw(BleveDir+"/"+segmentPath(int(cp.group)), seg); err != nil {
+		return err
+	}
+	gp.zipped = deflate(seg)
 	return nil
 }
 
@@ -265,21 +274,44 @@ func (b *builder) write(out *output.Writer) error {
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
-	digests := make([][32]byte, len(files))
-	for i, f := range files {
+	// A one-off build wrote its segments in the pass and deflated them
+	// there. The other files are written here, and deflated for the
+	// archive unless the previous build of the memo did (serve): most of
+	// a rebuilt index's segments are the bytes they were.
+	var deflating []int
+	for i := range files {
+		f := &files[i]
+		if f.zipped != nil {
+			continue
+		}
 		p := BleveDir + "/" + f.path
 		if err := out.WriteRaw(p, f.data); err != nil {
 			return err
 		}
-		if digests[i], err = out.Digest(p); err != nil {
+		digest, err := out.Digest(p)
+		if err != nil {
 			return err
 		}
+		f.key = "zip:" + hex.EncodeToString(digest[:])
+		if z, ok := memo.Lookup[*zipped](b.m, f.key); ok {
+			f.zipped = z
+			continue
+		}
+		deflating = append(deflating, i)
+	}
+	parallel.For(b.ctx, len(deflating), 0, func(j int) {
+		f := &files[deflating[j]]
+		f.zipped = deflate(f.data)
+		b.m.Put(f.key, f.zipped)
+	})
+	if err := b.ctx.Err(); err != nil {
+		return err
 	}
 	zf, err := out.Create(BleveArchive)
 	if err != nil {
 		return err
 	}
-	if err := writeZip(zf, files, digests, "bleve", b.m); err != nil {
+	if err := writeZip(zf, files, "bleve"); err != nil {
 		zf.Close()
 		return err
 	}
@@ -293,11 +325,12 @@ const bleveFormat = "bleve-2"
 
 // bleveFiles returns the files of the bleve index, sorted: index_meta.json,
 // store/root.bolt and a segment per group of documents (see chunkOf).
-// In a one-off build the pass merged the groups; with a memo (serve),
-// they are merged here, in parallel: a group whose documents did not
-// change is taken as it was, and in a group that changed only the changed
-// chunks are analysed again.
-func (b *builder) bleveFiles() ([]jsonFile, error) {
+// In a one-off build the pass merged the groups and wrote their
+// segments: those files come with their archive entry only. With a memo
+// (serve), the groups are merged here, in parallel: a group whose
+// documents did not change is taken as it was, and in a group that
+// changed only the changed chunks are analysed again.
+func (b *builder) bleveFiles() ([]bleveFile, error) {
 	bb, ctx, m := b.bleve, b.ctx, b.m
 	for k := range bb.inPass {
 		if err := bb.inPass[k].err; err != nil {
@@ -309,12 +342,13 @@ func (b *builder) bleveFiles() ([]jsonFile, error) {
 	for k, ch := range bb.chunks {
 		chunkKeys[k] = segmentKeyOf(b.recs[ch.start:ch.end], bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end])
 	}
-	segs := make([][]byte, len(bb.groups))
+	segs := make([]bleveFile, len(bb.groups))
 	errs := make([]error, len(bb.groups))
 	parallel.For(ctx, len(bb.groups), 0, func(g int) {
+		segs[g].path = segmentPath(g)
 		if bb.merged != nil {
-			segs[g], bb.merged[g].seg = bb.merged[g].seg, nil
-			if segs[g] == nil {
+			segs[g].zipped, bb.merged[g].zipped = bb.merged[g].zipped, nil
+			if segs[g].zipped == nil {
 				errs[g] = fmt.Errorf("internal error: segment group %d was not merged in the pass", g)
 			}
 			return
@@ -322,7 +356,7 @@ func (b *builder) bleveFiles() ([]jsonFile, error) {
 		first, last := bb.groups[g].start, bb.groups[g].end
 		key := groupKey(chunkKeys[first:last])
 		if seg, ok := memo.Lookup[[]byte](m, key); ok && key != "" {
-			segs[g] = seg
+			segs[g].data = seg
 			return
 		}
 		parts := make([]*zap.SegmentBase, 0, last-first)
@@ -353,9 +387,9 @@ func (b *builder) bleveFiles() ([]jsonFile, error) {
 		if ctx.Err() != nil {
 			return
 		}
-		segs[g], errs[g] = mergeSegments(parts)
+		segs[g].data, errs[g] = mergeSegments(parts)
 		if errs[g] == nil && key != "" {
-			m.Put(key, segs[g])
+			m.Put(key, segs[g].data)
 		}
 	})
 	if err := ctx.Err(); err != nil {
@@ -370,11 +404,8 @@ func (b *builder) bleveFiles() ([]jsonFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := []jsonFile{{"index_meta.json", bb.sh.meta}, {"store/root.bolt", root}}
-	for i, seg := range segs {
-		files = append(files, jsonFile{"store/" + segmentFile(i), seg})
-	}
-	return files, nil
+	files := []bleveFile{{path: "index_meta.json", data: bb.sh.meta}, {path: "store/root.bolt", data: root}}
+	return append(files, segs...), nil
 }
 
 // rootBolts holds root.bolt by segment count: it depends on nothing else
