@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"slices"
+	"strings"
 	"sync"
 
 	"go.yaml.in/yaml/v3"
@@ -35,14 +37,30 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info, key string) e
 			return err
 		}
 	}
+	// The archives hold every file of the skill: each is read once, for
+	// them and for the skill's published files (pack.Skill and pack.Flat
+	// would read each again).
+	var files []pack.File
+	if e.hasSkillMD && parts.Archives {
+		var err error
+		files, err = pack.ReadFiles(s.FS, pack.Paths(s.Input), func(p string) []byte {
+			if p == s.SkillFile {
+				return s.Source
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
 	if parts.Sources {
-		if err := writeFiles(g, e); err != nil {
+		if err := writeFiles(g, e, files); err != nil {
 			return err
 		}
 	}
 	if e.hasSkillMD && parts.Archives {
 		zb := bytes.NewBuffer(buf.b[:0])
-		if err := pack.Skill(zb, s.Input, e.name); err != nil {
+		if err := pack.WriteFiles(zb, e.name, files); err != nil {
 			return err
 		}
 		if err := g.WriteRaw(siteinfo.SkillArchive(e.name), zb.Bytes()); err != nil {
@@ -50,7 +68,7 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info, key string) e
 		}
 		if e.multiFile {
 			zb.Reset()
-			if err := pack.Flat(zb, s.Input); err != nil {
+			if err := pack.WriteFiles(zb, "", files); err != nil {
 				return err
 			}
 			if err := g.WriteRaw(flatArchivePath(e.name), zb.Bytes()); err != nil {
@@ -112,17 +130,25 @@ func documentPackage(e *entry) []pack.File {
 
 // writeFiles publishes every file of the skill where
 // siteinfo.PublishedFile puts it (active documents only as text), byte for
-// byte, and SKILL.md at skills/NAME/SKILL.md whatever its spelling.
-func writeFiles(g *output.Group, e *entry) error {
+// byte, and SKILL.md at skills/NAME/SKILL.md whatever its spelling. read
+// are files already read, sorted by path (pack.ReadFiles); the others
+// are copied from the skill's folder.
+func writeFiles(g *output.Group, e *entry, read []pack.File) error {
 	in := e.s.Input
 	for _, f := range in.Files {
 		p := siteinfo.PublishedFile(e.name, f.Path)
 		if p == "" {
 			continue // not a path a site can hold; it stays in the archive
 		}
-		if f.Path == in.SkillFile && e.s.Source != nil {
-			// SKILL.md exactly as parsing read it: no need to read it again.
-			if err := g.WriteRaw(p, e.s.Source); err != nil {
+		data := e.s.Source // SKILL.md exactly as parsing read it
+		if f.Path != in.SkillFile {
+			data = nil
+			if i, ok := slices.BinarySearchFunc(read, f.Path, func(r pack.File, p string) int { return strings.Compare(r.Path, p) }); ok {
+				data = read[i].Data
+			}
+		}
+		if data != nil {
+			if err := g.WriteRaw(p, data); err != nil {
 				return err
 			}
 			continue

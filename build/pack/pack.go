@@ -40,21 +40,38 @@ type File struct {
 // root+"/" (root "" puts them at the top). Paths are slash-separated and
 // relative to fsys; duplicates are written once.
 func Write(w io.Writer, fsys fs.FS, root string, paths []string) error {
+	files, err := ReadFiles(fsys, paths, nil)
+	if err != nil {
+		return err
+	}
+	return WriteFiles(w, root, files)
+}
+
+// ReadFiles reads the files paths of fsys for WriteFiles: sorted by path,
+// duplicates once. have, when not nil, gives the content of a file the
+// caller holds already (nil when it does not), which is not read again.
+func ReadFiles(fsys fs.FS, paths []string, have func(path string) []byte) ([]File, error) {
 	paths = slices.Clone(paths)
 	slices.Sort(paths)
 	paths = slices.Compact(paths)
 	files := make([]File, 0, len(paths))
 	for _, p := range paths {
 		if !validPath(p) {
-			return fmt.Errorf("pack: %q is not a relative slash-separated path; it cannot be stored", p)
+			return nil, fmt.Errorf("pack: %q is not a relative slash-separated path; it cannot be stored", p)
 		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			return fmt.Errorf("pack: %w", err)
+		var data []byte
+		if have != nil {
+			data = have(p)
+		}
+		if data == nil {
+			var err error
+			if data, err = fs.ReadFile(fsys, p); err != nil {
+				return nil, fmt.Errorf("pack: %w", err)
+			}
 		}
 		files = append(files, File{p, data})
 	}
-	return WriteFiles(w, root, files)
+	return files, nil
 }
 
 func validPath(p string) bool { return fs.ValidPath(p) && p != "." && !strings.Contains(p, "\\") }
