@@ -164,9 +164,9 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		return ctx.Err()
 	}
 	if opt.release {
-		// The writers have begun; each skill's text is read again when
-		// the pass comes to it (skill.UnloadSource).
-		parallel.For(ctx, len(c.All), 0, func(i int) { c.All[i].UnloadSource() })
+		// The writers have begun: each skill is read back when the pass
+		// comes to it (catalog.Skill.Unload).
+		parallel.For(ctx, len(c.All), 0, func(i int) { c.All[i].Unload() })
 	}
 	progress("skills")
 	if err := skillPass(ctx, ws, works, labelled, c, opt.release); err != nil {
@@ -202,8 +202,8 @@ func names(ws []Writer) []string {
 }
 
 // skillPass runs every writer's work for each skill, skills in parallel.
-// When release is set, it reads each skill's text back before its first
-// writer and releases the skill after its last. It stops at the first
+// When release is set, it reloads each skill (catalog.Skill.Reload)
+// before its first writer and releases it after its last. It stops at the first
 // error and returns the error of the first skill in catalog order that
 // failed.
 func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog, release bool) error {
@@ -212,7 +212,7 @@ func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []c
 	errs := make([]error, len(c.Skills))
 	parallel.For(ctx, len(c.Skills), 0, func(i int) {
 		if release {
-			if err := c.Skills[i].ReloadSource(); err != nil {
+			if err := c.Skills[i].Reload(); err != nil {
 				errs[i] = err
 				cancel()
 				return

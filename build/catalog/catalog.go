@@ -37,6 +37,8 @@ type Skill struct {
 
 	taxonomyTerms skillTerms // see terms
 	released      bool
+	// packedDoc holds Doc while the skill is unloaded (see Unload).
+	packedDoc *uasp.Packed
 }
 
 // Published reports whether the skill is part of the site.
@@ -164,8 +166,44 @@ func (s *Skill) Released() bool { return s.released }
 func (s *Skill) Release() {
 	s.terms() // made by New already; a released skill could not make them
 	s.released = true
-	s.Doc = nil
+	s.Doc, s.packedDoc = nil, nil
 	k := s.Skill
 	k.Source, k.Doc, k.Body = nil, nil, nil
 	k.UASPSource, k.UASPNode, k.UASPValue = nil, nil, nil
+}
+
+// Unload lets go of what the skill's own files are made from until Reload
+// reads it back: the text of SKILL.md (skill.Skill.UnloadSource), and the
+// UASP document's tree, held in binary form (uasp.Packed). A one-off
+// build unloads every skill once its writers have begun and reloads each
+// as it writes it, so that what it holds of the skills it has not come to
+// is a third of what they were. Like Release, it writes the fields in
+// place; nothing may read them until Reload.
+func (s *Skill) Unload() {
+	s.terms() // made by New already; an unloaded skill could not make them
+	s.Skill.UnloadSource()
+	if s.Doc == nil || s.packedDoc != nil {
+		return
+	}
+	if p, err := s.Doc.Pack(); err == nil {
+		s.Doc, s.packedDoc = nil, p
+	}
+	// A document that cannot be packed (a tree holding a value no tree
+	// should) stays as it is.
+}
+
+// Reload reads back what Unload let go. It fails when SKILL.md is no
+// longer what was read (see skill.Skill.ReloadSource).
+func (s *Skill) Reload() error {
+	if err := s.Skill.ReloadSource(); err != nil {
+		return err
+	}
+	if p := s.packedDoc; p != nil {
+		d, err := p.Unpack()
+		if err != nil {
+			return fmt.Errorf("%s: its UASP document: %w", s.File(), err)
+		}
+		s.Doc, s.packedDoc = d, nil
+	}
+	return nil
 }
