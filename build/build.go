@@ -203,9 +203,9 @@ func names(ws []Writer) []string {
 
 // skillPass runs every writer's work for each skill, skills in parallel.
 // When release is set, it reloads each skill (catalog.Skill.Reload)
-// before its first writer and releases it after its last. It stops at the first
-// error and returns the error of the first skill in catalog order that
-// failed.
+// before its first writer and releases it after its last. It stops at
+// the first error and returns the error of the first skill in catalog
+// order that failed.
 func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog, release bool) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -176,9 +176,10 @@ func (s *Skill) Release() {
 // reads it back: the text of SKILL.md (skill.Skill.UnloadSource), and the
 // UASP document's tree, held in binary form (uasp.Packed). A one-off
 // build unloads every skill once its writers have begun and reloads each
-// as it writes it, so that what it holds of the skills it has not come to
-// is a third of what they were. Like Release, it writes the fields in
-// place; nothing may read them until Reload.
+// as it writes it, so that it holds little of the skills it has not come
+// to (10,000 generated skills: 108 MB at the start of the pass instead of
+// 203). Like Release, it writes the fields in place; nothing may read
+// them until Reload.
 func (s *Skill) Unload() {
 	s.terms() // made by New already; an unloaded skill could not make them
 	s.Skill.UnloadSource()
