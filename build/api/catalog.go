@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/parallel"
@@ -14,7 +15,7 @@ import (
 // whole every build (they change whenever any skill does); the output
 // keeps those that came out the same. Digests are of the bytes the site
 // serves, read back from the output, so they hold for kept files too.
-func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info) error {
+func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info, m *memo.Memo) error {
 	files := []struct {
 		path string
 		make func() ([]byte, error)
@@ -42,7 +43,7 @@ func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info) err
 	parallel.For(context.Background(), len(files)+1, 0, func(i int) {
 		if i == len(files) {
 			if site.Parts.Markdown {
-				errs[i] = writeLLMSFull(out, entries, site)
+				errs[i] = writeLLMSFull(out, entries, site, m)
 			}
 			return
 		}

@@ -73,3 +73,7 @@ func TwinHeaderOf(s *catalog.Skill, site *siteinfo.Info) *TwinHeader {
 
 func (fm *TwinHeader) AppendYAML(b []byte) []byte     { return fm.appendYAML(b) }
 func (fm *TwinHeader) AppendYAMLSlow(b []byte) []byte { return fm.appendYAMLSlow(b) }
+
+// TwinsFromFiles counts the twins llms-full.txt copied from their own
+// files rather than from the previous llms-full.txt.
+var TwinsFromFiles = &twinsFromFiles

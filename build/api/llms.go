@@ -7,8 +7,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"os"
 	"strings"
+	"sync/atomic"
 
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
 )
@@ -98,40 +102,169 @@ func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 //
 // It is an output group keyed by its header and the twins' digests, so
 // that a rebuild in which no twin changed keeps it without reading them.
-func writeLLMSFull(out *output.Writer, entries []*entry, site *siteinfo.Info) error {
+// In a rebuild in which some did (serve), the twins that did not change
+// are copied from the previous llms-full.txt, a few long runs of it,
+// rather than from 10,000 files: the memo holds where each twin was in
+// that file, keyed by the file's digest.
+func writeLLMSFull(out *output.Writer, entries []*entry, site *siteinfo.Info, m *memo.Memo) error {
 	header := fmt.Sprintf("# %s\n\n> %s\n", oneLine(site.Title), summary(entries, site))
 	h := sha256.New()
 	fmt.Fprintf(h, "llms-full-1\x00%d\x00%s", len(header), header)
-	for _, e := range entries {
-		sum, err := out.Digest(siteinfo.SkillMarkdown(e.name))
-		if err != nil {
+	digests := make([][32]byte, len(entries))
+	for i, e := range entries {
+		var err error
+		if digests[i], err = out.Digest(siteinfo.SkillMarkdown(e.name)); err != nil {
 			return err
 		}
-		h.Write(sum[:])
+		h.Write(digests[i][:])
 	}
 	g, reused, err := out.Group("catalog:llms-full", hex.EncodeToString(h.Sum(nil)))
 	if err != nil || reused {
 		return err
 	}
+	var prev *llmsLayout
+	var prevFile *os.File
+	if name, digest, ok := out.PreviousFile(LLMSFullPath); ok {
+		if l, ok := memo.Lookup[*llmsLayout](m, llmsLayoutKey(digest)); ok {
+			if prevFile, err = os.Open(name); err == nil {
+				defer prevFile.Close()
+				prev = l
+			}
+		}
+	}
 	f, err := g.Create(LLMSFullPath)
 	if err != nil {
 		return err
 	}
-	b := bufio.NewWriterSize(f, 64<<10)
-	b.WriteString(header)
-	for _, e := range entries {
-		b.WriteByte('\n')
-		// bufio.Writer reads the twin straight into its buffer.
-		if err := out.CopyFile(b, siteinfo.SkillMarkdown(e.name)); err != nil {
-			f.Close()
-			return err
+	w := &countingWriter{Writer: bufio.NewWriterSize(f, 64<<10)}
+	var layout *llmsLayout
+	if m != nil {
+		layout = &llmsLayout{twins: make(map[string]llmsSpan, len(entries))}
+	}
+	// run is the stretch of the previous file still to copy: twins that
+	// did not change, each with the newline before it.
+	var run llmsSpan
+	flush := func() error {
+		if run.n == 0 {
+			return nil
+		}
+		// Counted already, twin by twin.
+		_, err := w.Writer.ReadFrom(io.NewSectionReader(prevFile, run.off, run.n))
+		run = llmsSpan{}
+		return err
+	}
+	w.WriteString(header)
+	for i, e := range entries {
+		off := w.n + 1 // after the newline
+		if old, ok := prev.twin(e.name, digests[i]); ok {
+			if run.n > 0 && run.off+run.n != old.off-1 {
+				if err := flush(); err != nil {
+					f.Close()
+					return err
+				}
+			}
+			if run.n == 0 {
+				run.off = old.off - 1
+			}
+			run.n += old.n + 1
+			w.n += old.n + 1
+		} else {
+			if err := flush(); err != nil {
+				f.Close()
+				return err
+			}
+			w.WriteByte('\n')
+			twinsFromFiles.Add(1)
+			// bufio.Writer reads the twin straight into its buffer.
+			if err := out.CopyFile(w, siteinfo.SkillMarkdown(e.name)); err != nil {
+				f.Close()
+				return err
+			}
+		}
+		if layout != nil {
+			layout.twins[e.name] = llmsSpan{digest: digests[i], off: off, n: w.n - off}
 		}
 	}
-	err = b.Flush()
+	err = flush()
+	if ferr := w.Flush(); err == nil {
+		err = ferr
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err != nil || layout == nil {
+		return err
+	}
+	digest, err := out.Digest(LLMSFullPath)
+	if err != nil {
+		return err
+	}
+	m.Put(llmsLayoutKey(digest), layout)
+	return nil
+}
+
+// twinsFromFiles counts the twins llms-full.txt copied from their own
+// files rather than from the previous llms-full.txt, for tests.
+var twinsFromFiles atomic.Int64
+
+// llmsLayout says where each skill's twin is in an llms-full.txt.
+type llmsLayout struct {
+	twins map[string]llmsSpan // by skill name
+}
+
+// llmsSpan is a twin's place in llms-full.txt and the twin's digest.
+type llmsSpan struct {
+	digest [32]byte
+	off, n int64
+}
+
+// twin returns the place of the twin of skill name, when l has it with
+// the given digest.
+func (l *llmsLayout) twin(name string, digest [32]byte) (llmsSpan, bool) {
+	if l == nil {
+		return llmsSpan{}, false
+	}
+	s, ok := l.twins[name]
+	return s, ok && s.digest == digest
+}
+
+// llmsLayoutKey is the memo key of the layout of the llms-full.txt whose
+// SHA-256 is digest.
+func llmsLayoutKey(digest [32]byte) string {
+	return "api:llms-full-layout:" + hex.EncodeToString(digest[:])
+}
+
+// countingWriter counts the bytes written through it, ReadFrom included
+// (so that copies into it keep bufio.Writer's ReadFrom).
+type countingWriter struct {
+	*bufio.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.Writer.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingWriter) WriteString(s string) (int, error) {
+	n, err := c.Writer.WriteString(s)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingWriter) WriteByte(b byte) error {
+	err := c.Writer.WriteByte(b)
+	if err == nil {
+		c.n++
+	}
 	return err
+}
+
+func (c *countingWriter) ReadFrom(r io.Reader) (int64, error) {
+	n, err := c.Writer.ReadFrom(r)
+	c.n += n
+	return n, err
 }
 
 // skillsCatalog is SKILLS.md: the catalog in the form of a SkillBag

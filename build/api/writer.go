@@ -58,7 +58,7 @@ func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 			entries[i] = newEntry(c.Skills[i], site)
 			return writeSkill(out, entries[i], site, groupKey(entries[i], sk))
 		},
-		Catalog: func() error { return writeCatalog(out, entries, site) },
+		Catalog: func() error { return writeCatalog(out, entries, site, m) },
 	}, nil
 }
 

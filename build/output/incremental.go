@@ -147,6 +147,23 @@ func (g *Group) Create(p string) (io.WriteCloser, error) {
 // gave a manifest that still describes the destination.
 func (w *Writer) Incremental() bool { return w.prev != nil }
 
+// PreviousFile returns the file that holds site path p as the previous
+// build committed it, and that file's SHA-256, in an incremental build
+// until Commit: a writer may copy from what it wrote last time instead of
+// producing it again. ok is false when there is no such file.
+func (w *Writer) PreviousFile(p string) (name string, digest [32]byte, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.prev == nil || w.done {
+		return "", digest, false
+	}
+	e, found := w.prev.files[p]
+	if !found || !e.hashed || e.reserved {
+		return "", digest, false
+	}
+	return filepath.Join(w.dest, filepath.FromSlash(p)), e.hash, true
+}
+
 // Manifest returns the manifest of the committed site, for the next build's
 // Options.Previous; nil before a successful Commit.
 func (w *Writer) Manifest() *Manifest {

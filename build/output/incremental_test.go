@@ -1,6 +1,7 @@
 package output
 
 import (
+	"crypto/sha256"
 	"os"
 	"path/filepath"
 	"sort"
@@ -183,5 +184,49 @@ func TestManifestValidity(t *testing.T) {
 	s.build(t, a, nil)
 	if m.validFor(a) != nil {
 		t.Error("a manifest stayed valid after the folder was rebuilt without it")
+	}
+}
+
+// TestPreviousFile: an incremental build finds the files the previous
+// build committed, with their digests, until it commits itself; a full
+// build has none, and a reserved folder is no file.
+func TestPreviousFile(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "site")
+	v1 := site{files: map[string]string{"llms-full.txt": "all of it"}, folder: map[string]string{"seg": "s"}}
+	m1, _, _ := v1.build(t, dest, nil)
+
+	full, err := Open(filepath.Join(t.TempDir(), "other"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := full.PreviousFile("llms-full.txt"); ok {
+		t.Error("a full build found a previous file")
+	}
+	full.Abort()
+
+	w, err := Open(dest, Options{Previous: m1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name, digest, ok := w.PreviousFile("llms-full.txt")
+	if !ok {
+		t.Fatal("an incremental build did not find the previous llms-full.txt")
+	}
+	if b, err := os.ReadFile(name); err != nil || string(b) != "all of it" || digest != sha256.Sum256(b) {
+		t.Errorf("previous file %s: %q (%v), digest %x", name, b, err, digest)
+	}
+	for _, p := range []string{"missing.txt", "idx"} {
+		if _, _, ok := w.PreviousFile(p); ok {
+			t.Errorf("found a previous file for %s", p)
+		}
+	}
+	if err := w.WriteRaw("llms-full.txt", []byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := w.PreviousFile("llms-full.txt"); ok {
+		t.Error("a committed build still finds the previous file")
 	}
 }
