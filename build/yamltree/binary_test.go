@@ -1,7 +1,6 @@
 package yamltree
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/big"
@@ -115,15 +114,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 	cases := map[string]any{
 		"nil": nil, "true": true, "string": "text", "nested": nested, "empty map": NewMap(),
 	}
-	data, err := os.ReadFile("testdata/vectors.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var vs []vector
-	if err := json.Unmarshal(data, &vs); err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range vs {
+	for _, v := range pythonVectors(t) {
 		if val, _, err := Decode([]byte(v.YAML), DefaultLimits); err == nil {
 			cases["vector "+v.Name] = val
 		}

@@ -18,17 +18,25 @@ type vector struct {
 	JSON string `json:"json"`
 }
 
-// TestPythonVectors checks decoding and encoding against outputs of the real
-// PyYAML safe_load and json.dumps (testdata/gen_vectors.py).
-func TestPythonVectors(t *testing.T) {
+// pythonVectors reads the vectors made by the real PyYAML safe_load and
+// json.dumps (testdata/gen_vectors.py).
+func pythonVectors(tb testing.TB) []vector {
+	tb.Helper()
 	data, err := os.ReadFile("testdata/vectors.json")
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	var vs []vector
 	if err := json.Unmarshal(data, &vs); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	return vs
+}
+
+// TestPythonVectors checks decoding and encoding against outputs of the real
+// PyYAML safe_load and json.dumps (testdata/gen_vectors.py).
+func TestPythonVectors(t *testing.T) {
+	vs := pythonVectors(t)
 	if len(vs) < 10 {
 		t.Fatalf("only %d vectors", len(vs))
 	}
