@@ -55,6 +55,12 @@ type Server struct {
 	// Interval is how often the sources are checked for changes (default
 	// 300 ms). Polling needs no platform support and costs a stat per file.
 	Interval time.Duration
+	// Baseline is the Fingerprint of the sources taken before the build
+	// of the site Dir holds began: Watch rebuilds as soon as the sources
+	// differ from it, so that a file saved during that build, or before
+	// Watch starts, is not missed. Zero: the sources as Watch first
+	// finds them.
+	Baseline uint64
 	// Log receives one line per event (rebuilds, errors).
 	Log func(format string, args ...any)
 
@@ -277,7 +283,10 @@ func (s *Server) Watch(ctx context.Context) error {
 	if interval == 0 {
 		interval = 300 * time.Millisecond
 	}
-	last := Fingerprint(s.Sources)
+	last := s.Baseline
+	if last == 0 {
+		last = Fingerprint(s.Sources)
+	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {

@@ -83,6 +83,9 @@ func TestWatchRebuildsAndReloads(t *testing.T) {
 	var n atomic.Int32
 	s := &Server{
 		Dir: site, BasePath: "/", Sources: []string{src}, Interval: 10 * time.Millisecond,
+		// As serve takes it, before the site's build: the edit below is
+		// seen however late the watcher starts.
+		Baseline: Fingerprint([]string{src}),
 		Rebuild: func(ctx context.Context) error {
 			if fail.Load() {
 				return io.ErrUnexpectedEOF
@@ -199,5 +202,33 @@ func TestTuneGC(t *testing.T) {
 	t.Setenv("GOGC", "50")
 	if got := tuned(); got != before {
 		t.Errorf("GOGC=50: GC percent %d, want it left at %d", got, before)
+	}
+}
+
+// TestWatchFromBaseline: a file saved after the baseline was taken (while
+// the first build ran) and before Watch started makes Watch rebuild.
+func TestWatchFromBaseline(t *testing.T) {
+	src := t.TempDir()
+	write(t, filepath.Join(src, "a", "SKILL.md"), "one")
+	baseline := Fingerprint([]string{src})
+	write(t, filepath.Join(src, "a", "SKILL.md"), "saved during the first build")
+	rebuilt := make(chan struct{}, 1)
+	s := &Server{
+		Dir: t.TempDir(), BasePath: "/", Sources: []string{src}, Interval: 10 * time.Millisecond, Baseline: baseline,
+		Rebuild: func(ctx context.Context) error {
+			select {
+			case rebuilt <- struct{}{}:
+			default:
+			}
+			return nil
+		},
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Watch(ctx)
+	select {
+	case <-rebuilt:
+	case <-time.After(5 * time.Second):
+		t.Fatal("no rebuild for a file saved before Watch started")
 	}
 }

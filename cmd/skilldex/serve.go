@@ -54,6 +54,9 @@ config file and flags work as for build.`,
 			// Rebuilds redo only the skills whose files changed.
 			p.opt.Cache = build.NewCache()
 			ctx := cmd.Context()
+			// Taken before the first build: a file saved while it runs
+			// makes the watcher rebuild at once.
+			baseline := serve.Fingerprint(p.opt.Sources)
 			res, err := build.Build(ctx, p.opt)
 			if res != nil && res.Catalog != nil {
 				printFindings(stderr, res.Catalog, f.quiet, p.opt.Strict)
@@ -78,6 +81,7 @@ config file and flags work as for build.`,
 				Dir:      p.opt.Output,
 				BasePath: p.opt.Site.Base.Path,
 				Sources:  p.opt.Sources,
+				Baseline: baseline,
 				Rebuild: func(ctx context.Context) error {
 					res, err := build.Build(ctx, p.opt)
 					if res != nil && res.Catalog != nil {
