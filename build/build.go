@@ -95,10 +95,12 @@ type writeOptions struct {
 	// memory each holds while it works (the search index's, most) does
 	// not add up.
 	overlap bool
-	// release lets each skill's sources, body and UASP document go once
-	// every writer has done its work for the skill (catalog.Skill.Release):
-	// a one-off build holds them for the skills being written instead of
-	// for the whole catalog. serve's builds keep them in their Cache.
+	// release unloads every skill once the writers have begun, reloads
+	// each when the pass comes to it and lets its sources, body and UASP
+	// document go once every writer has done its work for the skill
+	// (catalog.Skill.Unload, Reload, Release): a one-off build holds them
+	// for the skills being written instead of for the whole catalog.
+	// serve's builds keep them in their Cache.
 	release  bool
 	progress func(string)
 }
@@ -164,9 +166,16 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		return ctx.Err()
 	}
 	if opt.release {
-		// The writers have begun: each skill is read back when the pass
-		// comes to it (catalog.Skill.Unload).
-		parallel.For(ctx, len(c.All), 0, func(i int) { c.All[i].Unload() })
+		// The writers have begun: a published skill is read back when
+		// the pass comes to it (catalog.Skill.Unload); of the others, no
+		// writer reads more than Release keeps.
+		parallel.For(ctx, len(c.All), 0, func(i int) {
+			if s := c.All[i]; s.Published() {
+				s.Unload()
+			} else {
+				s.Release()
+			}
+		})
 	}
 	progress("skills")
 	if err := skillPass(ctx, ws, works, labelled, c, opt.release); err != nil {

@@ -368,8 +368,8 @@ func (b *builder) bleveFiles() ([]bleveFile, error) {
 			ch := bb.chunks[k]
 			docs := make([]*bleveDoc, ch.end-ch.start)
 			for i := ch.start; i < ch.end; i++ {
-				if b.c.Skills[i].Released() {
-					errs[g] = fmt.Errorf("internal error: skill %s was released before its bleve document was made", bb.names[i])
+				if s := b.c.Skills[i]; s.Released() || s.Unloaded() {
+					errs[g] = fmt.Errorf("internal error: skill %s was released or unloaded before its bleve document was made", bb.names[i])
 					return
 				}
 				docs[i-ch.start] = newBleveDoc(newDocument(b.c.Skills[i]), bb.perDoc[i], bb.urls[i])

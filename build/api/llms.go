@@ -119,17 +119,30 @@ func writeLLMSFull(out *output.Writer, entries []*entry, site *siteinfo.Info, m 
 		h.Write(digests[i][:])
 	}
 	g, reused, err := out.Group("catalog:llms-full", hex.EncodeToString(h.Sum(nil)))
-	if err != nil || reused {
+	if err != nil {
 		return err
 	}
+	prevName, prevDigest, hasPrev := out.PreviousFile(LLMSFullPath)
 	var prev *llmsLayout
+	if hasPrev {
+		// Looked up even when the file is kept: the lookup keeps the
+		// layout for the next build, in which a twin may change.
+		prev, _ = memo.Lookup[*llmsLayout](m, llmsLayoutKey(prevDigest))
+	}
+	if reused {
+		return nil
+	}
 	var prevFile *os.File
-	if name, digest, ok := out.PreviousFile(LLMSFullPath); ok {
-		if l, ok := memo.Lookup[*llmsLayout](m, llmsLayoutKey(digest)); ok {
-			if prevFile, err = os.Open(name); err == nil {
-				defer prevFile.Close()
-				prev = l
+	if prev != nil {
+		// The layout is of the file the previous build committed; a file
+		// of another size is not that file, and nothing is copied from it.
+		if prevFile, err = os.Open(prevName); err == nil {
+			defer prevFile.Close()
+			if st, err := prevFile.Stat(); err != nil || st.Size() != prev.size {
+				prev = nil
 			}
+		} else {
+			prev = nil
 		}
 	}
 	f, err := g.Create(LLMSFullPath)
@@ -149,7 +162,10 @@ func writeLLMSFull(out *output.Writer, entries []*entry, site *siteinfo.Info, m 
 			return nil
 		}
 		// Counted already, twin by twin.
-		_, err := w.Writer.ReadFrom(io.NewSectionReader(prevFile, run.off, run.n))
+		n, err := w.Writer.ReadFrom(io.NewSectionReader(prevFile, run.off, run.n))
+		if err == nil && n != run.n {
+			err = fmt.Errorf("%s of the previous build changed while this one read it; build again", LLMSFullPath)
+		}
 		run = llmsSpan{}
 		return err
 	}
@@ -199,6 +215,7 @@ func writeLLMSFull(out *output.Writer, entries []*entry, site *siteinfo.Info, m 
 	if err != nil {
 		return err
 	}
+	layout.size = w.n
 	m.Put(llmsLayoutKey(digest), layout)
 	return nil
 }
@@ -210,6 +227,7 @@ var twinsFromFiles atomic.Int64
 // llmsLayout says where each skill's twin is in an llms-full.txt.
 type llmsLayout struct {
 	twins map[string]llmsSpan // by skill name
+	size  int64               // the file's
 }
 
 // llmsSpan is a twin's place in llms-full.txt and the twin's digest.

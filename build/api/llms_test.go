@@ -13,9 +13,11 @@ import (
 )
 
 // TestLLMSFullRebuiltFromThePrevious: a rebuild (serve's, with a Cache)
-// after an edit, an addition and a deletion writes the llms-full.txt a
-// clean build writes, reading from their own files only the twins that
-// changed; the others come from the previous llms-full.txt.
+// with no change, after an edit, an addition and a deletion writes the
+// llms-full.txt a clean build writes, reading from their own files only
+// the twins that changed; the others come from the previous
+// llms-full.txt, unless that file is not the one the previous build
+// wrote.
 func TestLLMSFullRebuiltFromThePrevious(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "skills")
 	if err := catalogen.Generate(src, 40, 3); err != nil {
@@ -62,6 +64,8 @@ func TestLLMSFullRebuiltFromThePrevious(t *testing.T) {
 		}
 	}
 	rebuild("first build", -1)
+	// Kept as it is; what the next rebuild copies from is still known.
+	rebuild("nothing changed", 0)
 	edit := filepath.Join(src, names[len(names)/2], "SKILL.md")
 	b, err := os.ReadFile(edit)
 	if err != nil {
@@ -71,6 +75,15 @@ func TestLLMSFullRebuiltFromThePrevious(t *testing.T) {
 		t.Fatal(err)
 	}
 	rebuild("edit", 1)
+	// A previous llms-full.txt that is not what the previous build wrote
+	// is not copied from.
+	if err := os.Truncate(filepath.Join(site, api.LLMSFullPath), 100); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(edit, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rebuild("edit after the site's llms-full.txt was cut short", int64(len(names)))
 	if err := catalogen.Generate(filepath.Join(src, "more"), 1, 11); err != nil {
 		t.Fatal(err)
 	}

@@ -39,13 +39,17 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info, key string) e
 	}
 	// The archives hold every file of the skill: each is read once, for
 	// them and for the skill's published files (pack.Skill and pack.Flat
-	// would read each again).
+	// would read each again), SKILL.md and the UASP document not at all:
+	// the archive holds the very bytes the skill was made from.
 	var files []pack.File
 	if e.hasSkillMD && parts.Archives {
 		var err error
 		files, err = pack.ReadFiles(s.FS, pack.Paths(s.Input), func(p string) []byte {
-			if p == s.SkillFile {
+			switch p {
+			case s.SkillFile:
 				return s.Source
+			case s.UASPFile:
+				return s.UASPSource
 			}
 			return nil
 		})

@@ -156,6 +156,10 @@ func (c *Catalog) Summarize() Summary {
 // and UASP document are gone.
 func (s *Skill) Released() bool { return s.released }
 
+// Unloaded reports whether the skill is unloaded: its sources, body and
+// UASP document are gone until Reload.
+func (s *Skill) Unloaded() bool { return s.packedDoc != nil || s.Skill.Unloaded() }
+
 // Release lets go of what only the skill's own files are made from: its
 // sources, body and UASP document, given or derived. A one-off build
 // releases each skill once every writer has written the skill's files;
@@ -181,7 +185,7 @@ func (s *Skill) Release() {
 // 203). Like Release, it writes the fields in place; nothing may read
 // them until Reload.
 func (s *Skill) Unload() {
-	s.terms() // made by New already; an unloaded skill could not make them
+	s.terms() // made by New already for a published skill; an unloaded skill could not make them
 	s.Skill.UnloadSource()
 	if s.Doc == nil || s.packedDoc != nil {
 		return

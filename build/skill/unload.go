@@ -26,6 +26,10 @@ func (s *Skill) UnloadSource() {
 	s.Source, s.Doc, s.Body = nil, nil, nil
 }
 
+// Unloaded reports whether the text of SKILL.md is let go until
+// ReloadSource.
+func (s *Skill) Unloaded() bool { return s.unloaded != nil }
+
 // ReloadSource reads back the text UnloadSource let go, as Parse read and
 // split it. It fails when SKILL.md can no longer be read, or no longer
 // holds what was read: the skill was checked, and its UASP document

@@ -8,8 +8,8 @@ import (
 
 // TestPackedDocumentReadsBack: every document of the corpus, derived or
 // written by its author, unpacks to a document that says and answers the
-// same: its YAML and JSON, version, type, problems, and the answer to
-// every query path.
+// same: its YAML, version, type, problems, paths, and the answer to every
+// query path.
 func TestPackedDocumentReadsBack(t *testing.T) {
 	var skills = loadSkills(t, "skills")
 	skills = append(skills, loadSkills(t, "usk")...)

@@ -190,6 +190,12 @@ func (r *binaryReader) varint() (int64, error) {
 	return x, err
 }
 
+// presize is the capacity to make for n items still to be read: n, up
+// to a bound. Every level of a nested list may claim all the bytes left,
+// and each level's slice is held while the next is read; sized for the
+// claim, corrupt input of k bytes would make k/4 levels of k/4 items.
+func presize(n int) int { return min(n, 8) }
+
 // count reads a length of items that take at least one byte each: more
 // than the bytes left is corrupt input, not a reason to allocate.
 func (r *binaryReader) count() (int, error) {
@@ -266,11 +272,13 @@ func (r *binaryReader) value(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]string, n)
-		for i := range out {
-			if out[i], err = r.string(); err != nil {
+		out := make([]string, 0, presize(n))
+		for range n {
+			s, err := r.string()
+			if err != nil {
 				return nil, err
 			}
+			out = append(out, s)
 		}
 		return out, nil
 	case binNilList:
@@ -280,11 +288,13 @@ func (r *binaryReader) value(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		out := make([]any, n)
-		for i := range out {
-			if out[i], err = r.value(depth + 1); err != nil {
+		out := make([]any, 0, presize(n))
+		for range n {
+			v, err := r.value(depth + 1)
+			if err != nil {
 				return nil, err
 			}
+			out = append(out, v)
 		}
 		return out, nil
 	case binNilMap:
@@ -294,7 +304,7 @@ func (r *binaryReader) value(depth int) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		m := &Map{entries: make([]entry, 0, n)}
+		m := &Map{entries: make([]entry, 0, presize(n))}
 		for range n {
 			key, err := r.string()
 			if err != nil {

@@ -1,11 +1,13 @@
 package yamltree
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -178,4 +180,27 @@ func FuzzBinary(f *testing.F) {
 			t.Fatalf("read from arbitrary bytes, then round-tripped: %s", d)
 		}
 	})
+}
+
+// TestReadBinaryAllocatesByInput: corrupt input whose every nested list
+// claims all the bytes left allocates in proportion to the input, not to
+// its square.
+func TestReadBinaryAllocatesByInput(t *testing.T) {
+	for _, size := range []int{4 << 10, 40 << 10} {
+		// Built inside out: each list claims as many items as there are
+		// bytes after its header, which passes the check on counts.
+		b := []byte{binNil}
+		for len(b) < size {
+			b = append(binary.AppendUvarint([]byte{binList}, uint64(len(b))), b...)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if _, err := ReadBinary(b); err == nil {
+			t.Fatalf("%d bytes of nested lists that claim more than there is read as a tree", len(b))
+		}
+		runtime.ReadMemStats(&after)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 64*uint64(len(b))+1<<20 {
+			t.Errorf("%d bytes of input allocated %d bytes", len(b), got)
+		}
+	}
 }
