@@ -339,8 +339,6 @@ type bleveFile struct {
 	path   string
 	data   []byte
 	zipped *zipped
-	// key is the memo key of zipped.
-	key string
 }
 
 // indexShell is what every skilldex bleve index has around its segments:

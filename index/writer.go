@@ -279,6 +279,7 @@ func (b *builder) write(out *output.Writer) error {
 	// archive unless the previous build of the memo did (serve): most of
 	// a rebuilt index's segments are the bytes they were.
 	var deflating []int
+	keys := make([]string, len(files)) // of the entries in the memo
 	for i := range files {
 		f := &files[i]
 		if f.zipped != nil {
@@ -292,17 +293,17 @@ func (b *builder) write(out *output.Writer) error {
 		if err != nil {
 			return err
 		}
-		f.key = "zip:" + hex.EncodeToString(digest[:])
-		if z, ok := memo.Lookup[*zipped](b.m, f.key); ok {
+		keys[i] = "zip:" + hex.EncodeToString(digest[:])
+		if z, ok := memo.Lookup[*zipped](b.m, keys[i]); ok {
 			f.zipped = z
 			continue
 		}
 		deflating = append(deflating, i)
 	}
 	parallel.For(b.ctx, len(deflating), 0, func(j int) {
-		f := &files[deflating[j]]
-		f.zipped = deflate(f.data)
-		b.m.Put(f.key, f.zipped)
+		i := deflating[j]
+		files[i].zipped = deflate(files[i].data)
+		b.m.Put(keys[i], files[i].zipped)
 	})
 	if err := b.ctx.Err(); err != nil {
 		return err
