@@ -73,7 +73,7 @@ func mixedSources(t *testing.T, n int) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return append([]string{gen, testutil.Shared(t, "corpus", "uasp"), testutil.Shared(t, "corpus", "zips")}, bad.Sources...)
+	return append([]string{gen, testutil.Testdata(t, "corpus", "uasp"), testutil.Testdata(t, "corpus", "zips")}, bad.Sources...)
 }
 
 // failingWriter fails on the skills in fail, and counts its catalog-wide

@@ -10,7 +10,7 @@ import (
 
 // The JSON index and the browser agree on what a term is: static/search-core.js
 // implements Tokens and Stem line for line, and TestCoreTokenizerAgrees
-// checks the two on every word of the shared corpus.
+// checks the two on every word of the corpus.
 
 // maxTokenLen drops longer tokens (hashes, base64, minified code): nobody
 // types them, and they would bloat the dictionary.

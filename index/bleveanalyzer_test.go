@@ -36,7 +36,7 @@ var analyzerEdgeCases = []string{
 // ASCII.
 func analyzerSeeds(tb testing.TB) []string {
 	seeds := append([]string(nil), analyzerEdgeCases...)
-	root := testutil.Shared(tb, "corpus")
+	root := testutil.Testdata(tb, "corpus")
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || d.Name() != "SKILL.md" {
 			return err

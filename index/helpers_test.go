@@ -44,10 +44,10 @@ var (
 	corpusDir  string
 )
 
-// corpusSite is the site of the shared corpus, built once per test binary.
+// corpusSite is the site of the corpus, built once per test binary.
 func corpusSite(t *testing.T) string {
 	t.Helper()
-	src := testutil.Shared(t, "corpus", "skills")
+	src := testutil.Testdata(t, "corpus", "skills")
 	corpusOnce.Do(func() { corpusDir = buildSite(t, filepath.Join(scratch, "corpus"), src) })
 	if corpusDir == "" {
 		t.Fatal("the corpus site failed to build")

@@ -230,7 +230,7 @@ func TestUASPView(t *testing.T) {
 }
 
 // TestCoreTokenizerAgrees runs static/search-core.js's tokens() on every
-// word of the shared corpus (and some awkward ones) and compares with
+// word of the corpus (and some awkward ones) and compares with
 // Tokens: the browser must look up the very terms the build indexed.
 func TestCoreTokenizerAgrees(t *testing.T) {
 	node, err := exec.LookPath("node")
@@ -238,7 +238,7 @@ func TestCoreTokenizerAgrees(t *testing.T) {
 		t.Skip("node is not installed: static/search-core.js needs Node 20 or later to be checked (apt-get install nodejs)")
 	}
 	words := map[string]bool{}
-	corpus := testutil.Shared(t, "corpus", "skills")
+	corpus := testutil.Testdata(t, "corpus", "skills")
 	filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
 			return err

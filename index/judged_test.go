@@ -60,7 +60,7 @@ func hit(top []string, expected []string) bool {
 
 // TestJudgedQueries measures success@3 (an expected skill among the first
 // three results) of the JSON index (through the browser's ranking core)
-// and of bleve, on the judged queries over the shared corpus.
+// and of bleve, on the judged queries over the corpus.
 func TestJudgedQueries(t *testing.T) {
 	set := readJudged(t)
 	if len(set) < 60 {

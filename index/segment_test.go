@@ -31,10 +31,10 @@ func loadChunks(tb testing.TB, sources ...string) *index.Chunks {
 	return ch
 }
 
-// segmentSources are the catalogs segments are built from: the shared
+// segmentSources are the catalogs segments are built from: the
 // corpus and, where it exists, the generated catalog of 1,000 skills.
 func segmentSources(tb testing.TB) map[string]string {
-	out := map[string]string{"corpus": testutil.Shared(tb, "corpus", "skills")}
+	out := map[string]string{"corpus": testutil.Testdata(tb, "corpus", "skills")}
 	if _, err := os.Stat(benchCatalog1000); err == nil {
 		out["catalog-1000"] = benchCatalog1000
 	}

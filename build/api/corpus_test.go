@@ -13,7 +13,7 @@ import (
 )
 
 // TestCorpusAPI is the acceptance test of the site on real input: it
-// builds the shared corpus (412 real skills) once. The pages must have no
+// builds the corpus (412 real skills) once. The pages must have no
 // broken internal link, no invalid HTML and no page missing from the
 // sitemap (internal/sitecheck), and every skill that is not rejected is
 // published with its page. For the agent API, it checks that every path each
@@ -25,7 +25,7 @@ func TestCorpusAPI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the whole corpus")
 	}
-	corpus := testutil.Shared(t, "corpus", "skills")
+	corpus := testutil.Testdata(t, "corpus", "skills")
 	start := time.Now()
 	site, res := buildSite(t, filepath.Join(t.TempDir(), "public"), corpus)
 	t.Logf("built %d skills into %d files in %v", len(res.Catalog.Skills), res.Files, time.Since(start).Round(time.Millisecond))

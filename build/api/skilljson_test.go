@@ -29,7 +29,7 @@ func jsonTestCatalogs(t *testing.T) [][]*catalog.Skill {
 		t.Fatal(err)
 	}
 	var catalogs [][]*catalog.Skill
-	for _, srcs := range [][]string{{testutil.Shared(t, "corpus")}, {gen}, bad.Sources} {
+	for _, srcs := range [][]string{{testutil.Testdata(t, "corpus")}, {gen}, bad.Sources} {
 		c, err := build.Load(context.Background(), build.LoadOptions{Sources: srcs})
 		if err != nil {
 			t.Fatal(err)

@@ -41,7 +41,7 @@ func refVerdicts(t *testing.T) map[string][]string {
 // TestStrictAgreesWithReference checks the contract: with --strict a
 // corpus skill is invalid exactly when skills-ref says so, with its messages.
 func TestStrictAgreesWithReference(t *testing.T) {
-	corpus := testutil.Shared(t, "corpus", "skills")
+	corpus := testutil.Testdata(t, "corpus", "skills")
 	ref := refVerdicts(t)
 	if len(ref) != 412 {
 		t.Fatalf("reference verdicts: %d, want 412", len(ref))
@@ -93,7 +93,7 @@ func TestStrictAgreesWithReference(t *testing.T) {
 // TestLenientAcceptsWhatReferenceAccepts: lenient mode rejects no skill the
 // reference accepts (it rejects none of the corpus at all).
 func TestLenientAcceptsWhatReferenceAccepts(t *testing.T) {
-	corpus := testutil.Shared(t, "corpus", "skills")
+	corpus := testutil.Testdata(t, "corpus", "skills")
 	c := load(t, false, corpus)
 	for _, s := range c.All {
 		if s.Status == lint.Rejected {
@@ -102,10 +102,10 @@ func TestLenientAcceptsWhatReferenceAccepts(t *testing.T) {
 	}
 }
 
-// TestWholeCorpusLoads reads every input of the shared corpus (skills, USK,
+// TestWholeCorpusLoads reads every input of the corpus (skills, USK,
 // UASP, zips) and checks that each skill got a name or an error saying why.
 func TestWholeCorpusLoads(t *testing.T) {
-	root := testutil.Shared(t, "corpus")
+	root := testutil.Testdata(t, "corpus")
 	for _, sub := range []string{"skills", "usk", "uasp", "zips"} {
 		c := load(t, false, filepath.Join(root, sub))
 		if len(c.All) == 0 {
@@ -122,11 +122,11 @@ func TestWholeCorpusLoads(t *testing.T) {
 	}
 }
 
-// readTSV reads a tab-separated file of the shared folder, without its
+// readTSV reads a tab-separated file of testdata/, without its
 // header line.
 func readTSV(t *testing.T, elem ...string) [][]string {
 	t.Helper()
-	f, err := os.Open(testutil.Shared(t, elem...))
+	f, err := os.Open(testutil.Testdata(t, elem...))
 	if err != nil {
 		t.Fatal(err)
 	}

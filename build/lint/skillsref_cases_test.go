@@ -48,9 +48,9 @@ func errorMessages(c *catalog.Catalog) []string {
 }
 
 // TestSkillsRefCases runs the reference validator's own test cases
-// (../shared/conformance/skills-ref) through skilldex in strict mode.
+// (testdata/conformance/skills-ref) through skilldex in strict mode.
 func TestSkillsRefCases(t *testing.T) {
-	base := testutil.Shared(t, "conformance", "skills-ref")
+	base := testutil.Testdata(t, "conformance", "skills-ref")
 	cases := refCases(t)
 	if len(cases) < 40 {
 		t.Fatalf("only %d cases", len(cases))

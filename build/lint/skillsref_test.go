@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestSkillsRefEdgeCases covers ../shared/conformance/skills-ref/EDGE_CASES.md:
+// TestSkillsRefEdgeCases covers testdata/conformance/skills-ref/EDGE_CASES.md:
 // behaviour of skills-ref read from its code rather than its tests.
 func TestSkillsRefEdgeCases(t *testing.T) {
 	const ok = ""

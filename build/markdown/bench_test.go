@@ -148,12 +148,12 @@ func catalogDocs(b testing.TB, root string) (docs []doc, size int64) {
 
 // catalogBenchRoots are the catalogs BenchmarkRenderCatalog renders: the
 // 1,000 generated skills make bench writes (internal/sitebench's cache:
-// $SKILLDEX_BENCH_CACHE, else the user cache folder) and the shared corpus
+// $SKILLDEX_BENCH_CACHE, else the user cache folder) and the corpus
 // of real skills.
 func catalogBenchRoots(tb testing.TB) []struct{ name, root string } {
 	return []struct{ name, root string }{
 		{"generated-1000", catalogen.BenchCatalog(1000)},
-		{"corpus", filepath.Join(testutil.SharedDir(tb), "corpus")},
+		{"corpus", filepath.Join(testutil.TestdataDir(tb), "corpus")},
 	}
 }
 

@@ -29,9 +29,8 @@ var fuzzSeeds = []string{
 
 // FuzzRender renders arbitrary bodies and fails on anything unsafe in the
 // output (see checkSafe), on an error, or on a panic. Its seeds are the
-// bodies above and every SKILL.md body of the shared corpus
-// (../shared/corpus/skills, skipped if missing), so a plain go test runs
-// them all.
+// bodies above and every SKILL.md body of the corpus
+// (testdata/corpus/skills), so a plain go test runs them all.
 func FuzzRender(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
@@ -78,13 +77,9 @@ func goldenInputs(tb testing.TB) [][]byte {
 }
 
 // corpusBodies returns the Markdown body of every SKILL.md under
-// the shared corpus (testutil.SharedDir), or nothing if it is missing.
+// the corpus (testdata/corpus/skills).
 func corpusBodies(tb testing.TB) [][]byte {
-	dir := filepath.Join(testutil.SharedDir(tb), "corpus", "skills")
-	if _, err := os.Stat(dir); err != nil {
-		tb.Logf("no shared corpus (%v): fuzzing the built-in seeds only", err)
-		return nil
-	}
+	dir := testutil.Testdata(tb, "corpus", "skills")
 	var bodies [][]byte
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.EqualFold(d.Name(), "SKILL.md") {

@@ -130,7 +130,7 @@ func chromaTestInputs(t *testing.T) map[chroma.Lexer][]string {
 }
 
 // fencedBlocks returns the highlighted fenced blocks of the golden inputs
-// and of the corpus bodies (when the shared folder is there), by lexer.
+// and of the corpus bodies of testdata/, by lexer.
 func fencedBlocks(t *testing.T) map[chroma.Lexer][]string {
 	bodies := corpusBodies(t)
 	bodies = append(bodies, goldenInputs(t)...)

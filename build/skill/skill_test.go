@@ -169,7 +169,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("---\nname: a\ndescription: b\n---\nbody")
 	f.Add("\ufeff---\r\nname: a\r\n---\r\n")
 	f.Add("---\nname: [a\n---\n")
-	corpus := testutil.Shared(f, "corpus", "skills")
+	corpus := testutil.Testdata(f, "corpus", "skills")
 	n := 0
 	filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Name() == "SKILL.md" && n < 80 {

@@ -168,7 +168,7 @@ func TestTruncatedArchive(t *testing.T) {
 func FuzzReadArchive(f *testing.F) {
 	f.Add(makeZip(f, []zipEntry{{name: "demo/SKILL.md", body: skillMD}}))
 	f.Add(makeZip(f, []zipEntry{{name: "../x", body: "x"}}))
-	zips := testutil.Shared(f, "corpus", "zips")
+	zips := testutil.Testdata(f, "corpus", "zips")
 	filepath.WalkDir(zips, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".zip") {
 			if b, err := os.ReadFile(p); err == nil && len(b) < 64<<10 {

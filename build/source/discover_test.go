@@ -333,7 +333,7 @@ func TestWorkspaceSymlinksOutside(t *testing.T) {
 func TestParallelWalkMatchesSerial(t *testing.T) {
 	roots := []string{
 		testutil.WriteTxtar(t, filepath.Join(t.TempDir(), "root"), catalogTxtar),
-		testutil.Shared(t, "corpus"),
+		testutil.Testdata(t, "corpus"),
 	}
 	discover := func(workers int) *Result {
 		defer func(n int) { walkWorkers = n }(walkWorkers)

@@ -60,7 +60,7 @@ func benchDerive(b *testing.B, skills []*skill.Skill) {
 	}
 }
 
-// BenchmarkDeriveCorpus derives the documents of the shared corpus's
+// BenchmarkDeriveCorpus derives the documents of the corpus's
 // SKILL.md and USK skills: real-world Markdown.
 func BenchmarkDeriveCorpus(b *testing.B) {
 	skills := append(loadSkills(b, "skills"), loadSkills(b, "usk")...)

@@ -239,7 +239,7 @@ func TestMarshalAnswerFormat(t *testing.T) {
 }
 
 func TestFixturesVersionMismatch(t *testing.T) {
-	base := testutil.Shared(t, "corpus", "uasp", "ifoster01__uasp", "packages", "skills-cli", "tests", "fixtures")
+	base := testutil.Testdata(t, "corpus", "uasp", "ifoster01__uasp", "packages", "skills-cli", "tests", "fixtures")
 	s := loadSkills(t, "uasp", "ifoster01__uasp", "packages", "skills-cli", "tests", "fixtures")
 	n := 0
 	for _, sk := range s {

@@ -11,11 +11,11 @@ import (
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
-// loadSkills discovers and parses every skill under the shared corpus
+// loadSkills discovers and parses every skill under the corpus
 // folder elem.
 func loadSkills(tb testing.TB, elem ...string) []*skill.Skill {
 	tb.Helper()
-	root := testutil.Shared(tb, append([]string{"corpus"}, elem...)...)
+	root := testutil.Testdata(tb, append([]string{"corpus"}, elem...)...)
 	found, err := source.Discover(context.Background(), []string{root}, source.DefaultOptions)
 	if err != nil {
 		tb.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // TestSchemaIsTheSpecs checks that the embedded schema is section 3.1 of
 // uasp.md byte for byte.
 func TestSchemaIsTheSpecs(t *testing.T) {
-	spec, err := os.ReadFile(testutil.Shared(t, "specs", "uasp.md"))
+	spec, err := os.ReadFile(testutil.Testdata(t, "specs", "uasp.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestSchemaIsTheSpecs(t *testing.T) {
 // TestSchemaErratum shows why the erratum exists: the schema as printed
 // rejects the spec's own mermaid example at exactly one place.
 func TestSchemaErratum(t *testing.T) {
-	src, err := os.ReadFile(testutil.Shared(t, "corpus", "uasp", "ifoster01__uasp", "examples", "mermaid-diagrams.uasp.yaml"))
+	src, err := os.ReadFile(testutil.Testdata(t, "corpus", "uasp", "ifoster01__uasp", "examples", "mermaid-diagrams.uasp.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func decodeMap(tb testing.TB, src []byte) *yamltree.Map {
 // TestVersionVectorsTSV checks every row of the corpus's VERSION_VECTORS.tsv:
 // the recomputed column is what the spec's Python gives.
 func TestVersionVectorsTSV(t *testing.T) {
-	base := testutil.Shared(t, "corpus", "uasp")
+	base := testutil.Testdata(t, "corpus", "uasp")
 	f, err := os.Open(filepath.Join(base, "VERSION_VECTORS.tsv"))
 	if err != nil {
 		t.Fatal(err)

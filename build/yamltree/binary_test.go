@@ -121,7 +121,7 @@ func TestBinaryRoundTrip(t *testing.T) {
 			cases["vector "+v.Name] = val
 		}
 	}
-	uasp := testutil.Shared(t, "corpus", "uasp")
+	uasp := testutil.Testdata(t, "corpus", "uasp")
 	err = filepath.WalkDir(uasp, func(p string, d os.DirEntry, err error) error {
 		if err != nil || !strings.HasSuffix(p, ".yaml") {
 			return err

@@ -145,7 +145,7 @@ func FuzzDecode(f *testing.F) {
 	for _, v := range vs {
 		f.Add([]byte(v.YAML))
 	}
-	uasp := testutil.Shared(f, "corpus", "uasp")
+	uasp := testutil.Testdata(f, "corpus", "uasp")
 	_ = filepath.WalkDir(uasp, func(p string, d os.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".yaml") {
 			if b, err := os.ReadFile(p); err == nil {

@@ -12,7 +12,7 @@ import (
 )
 
 func examples(t *testing.T) string {
-	return testutil.Shared(t, "corpus", "uasp", "ifoster01__uasp", "agent-skills")
+	return testutil.Testdata(t, "corpus", "uasp", "ifoster01__uasp", "agent-skills")
 }
 
 func TestQueryCommand(t *testing.T) {
@@ -104,7 +104,7 @@ Never build on Fridays.
 		t.Errorf("markdown: exit %d\n%s", code, md)
 	}
 
-	fixture := testutil.Shared(t, "corpus", "uasp", "ifoster01__uasp", "tests", "fixtures", "minimal.uasp.yaml")
+	fixture := testutil.Testdata(t, "corpus", "uasp", "ifoster01__uasp", "tests", "fixtures", "minimal.uasp.yaml")
 	if code, _, errs := runCLI(t, "convert", "--to", "markdown", filepath.Join(filepath.Dir(fixture), "..", "..", "packages", "skills-cli", "tests", "fixtures", "minimal.uasp.yaml")); code != 0 || !strings.Contains(errs, "uasp-version-mismatch") {
 		t.Errorf("findings go to stderr: exit %d, stderr %q", code, errs)
 	}

@@ -1,5 +1,5 @@
-// Package testutil finds the shared test inputs (../shared next to the
-// project root, or $SKILLDEX_SHARED) and writes small catalogs for tests.
+// Package testutil finds the project's real-world test inputs (testdata/)
+// and writes small catalogs for tests.
 package testutil
 
 import (
@@ -30,28 +30,20 @@ func ProjectRoot(tb testing.TB) string {
 	}
 }
 
-// SharedDir is the folder of the shared inputs (the real-world corpus and
-// conformance cases): $SKILLDEX_SHARED when set, else ../shared next to
-// the project root.
-func SharedDir(tb testing.TB) string {
+// TestdataDir is the folder of the real-world test inputs (the corpus,
+// the conformance cases, the UASP spec): testdata/ at the project root.
+func TestdataDir(tb testing.TB) string {
 	tb.Helper()
-	if d := os.Getenv("SKILLDEX_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join(ProjectRoot(tb), "..", "shared")
+	return filepath.Join(ProjectRoot(tb), "testdata")
 }
 
-// Shared returns the path of elem inside SharedDir. A test that needs it
-// fails when it is missing, unless SKILLDEX_SKIP_SHARED=1, which skips it
-// instead.
-func Shared(tb testing.TB, elem ...string) string {
+// Testdata returns the path of elem inside TestdataDir, failing the test
+// when it is missing: a clone of the repository always has it.
+func Testdata(tb testing.TB, elem ...string) string {
 	tb.Helper()
-	p := filepath.Join(append([]string{SharedDir(tb)}, elem...)...)
+	p := filepath.Join(append([]string{TestdataDir(tb)}, elem...)...)
 	if _, err := os.Stat(p); err != nil {
-		if os.Getenv("SKILLDEX_SKIP_SHARED") == "1" {
-			tb.Skipf("shared inputs missing (%v); SKILLDEX_SKIP_SHARED=1", err)
-		}
-		tb.Fatalf("shared inputs missing: %v (clone the project next to ../shared, set SKILLDEX_SHARED to their folder, or set SKILLDEX_SKIP_SHARED=1)", err)
+		tb.Fatalf("test input missing: %v (testdata/ is part of the repository; is the clone complete?)", err)
 	}
 	return p
 }
