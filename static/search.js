@@ -57,15 +57,14 @@ function start() {
   const state = { q: '', sort: 'relevance', filters: new Map() };
   let shown = 0;
   let current = null; // last search result
-  let active = -1; // selected option
   let seq = 0; // answers to older keystrokes are dropped
 
-  list.setAttribute('role', 'listbox');
+  // The results are a list of links, as a page of links would be: the
+  // arrow keys move the focus from the search box down the links and
+  // back, and Enter follows the focused link as it does anywhere. (A
+  // combobox's listbox may not hold links, and its options would be
+  // links' lookalikes without their menu and middle click.)
   list.setAttribute('aria-label', 'Search results');
-  input.setAttribute('role', 'combobox');
-  input.setAttribute('aria-controls', list.id);
-  input.setAttribute('aria-autocomplete', 'list');
-  input.setAttribute('aria-expanded', 'false');
   const more = el('button', { type: 'button', class: 'search-more', hidden: true }, 'Show more');
   list.after(more);
 
@@ -112,12 +111,9 @@ function start() {
     if (my !== seq) return;
     current = res;
     shown = 0;
-    active = -1;
     list.replaceChildren();
-    input.removeAttribute('aria-activedescendant');
     if (!state.q.trim() && filters.length === 0) {
       status.textContent = 'Type to search ' + index.manifest.count + ' skills.';
-      input.setAttribute('aria-expanded', 'false');
       more.hidden = true;
       return;
     }
@@ -142,29 +138,40 @@ function start() {
       for (const t of c.tags || []) tags.append(el('span', { class: 'search-tag' }, t));
       const li = el(
         'li',
-        { id: 'search-result-' + i, role: 'option', 'aria-selected': 'false', class: 'search-result' },
-        el('a', { href, tabindex: '-1' }, el('span', { class: 'search-name' }, marked(c.name, res))),
+        { id: 'search-result-' + i, class: 'search-result' },
+        el('a', { href }, el('span', { class: 'search-name' }, marked(c.name, res))),
         el('p', { class: 'search-description' }, marked(c.description, res)),
         labels,
         tags,
       );
-      li.addEventListener('mousemove', () => select(i, false));
       list.append(li);
     }
-    input.setAttribute('aria-expanded', shown > 0 ? 'true' : 'false');
     more.hidden = shown >= res.hits.length;
   }
 
-  function select(i, scroll = true) {
-    const items = list.querySelectorAll('[role=option]');
-    if (!items.length) return;
-    i = Math.max(0, Math.min(i, items.length - 1));
-    if (active >= 0 && items[active]) items[active].setAttribute('aria-selected', 'false');
-    active = i;
-    items[i].setAttribute('aria-selected', 'true');
-    input.setAttribute('aria-activedescendant', items[i].id);
-    if (scroll) items[i].scrollIntoView({ block: 'nearest' });
+  // focusResult focuses the link of result i, or the search box when i is
+  // before the first.
+  function focusResult(i) {
+    const links = list.querySelectorAll('.search-result > a');
+    if (i < 0) input.focus();
+    else if (links.length) links[Math.min(i, links.length - 1)].focus();
   }
+
+  list.addEventListener('keydown', (e) => {
+    const links = [...list.querySelectorAll('.search-result > a')];
+    const i = links.indexOf(document.activeElement);
+    if (i < 0) return;
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      focusResult(i + 1);
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      focusResult(i - 1);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      focusResult(-1);
+    }
+  });
 
   async function renderFacets() {
     if (!facetsBox) return;
@@ -213,17 +220,9 @@ function start() {
     run();
   });
   input.addEventListener('keydown', (e) => {
-    const count = list.querySelectorAll('[role=option]').length;
-    if (e.key === 'ArrowDown' && count) {
+    if (e.key === 'ArrowDown' && list.querySelector('.search-result > a')) {
       e.preventDefault();
-      select(active + 1);
-    } else if (e.key === 'ArrowUp' && count) {
-      e.preventDefault();
-      select(active <= 0 ? 0 : active - 1);
-    } else if (e.key === 'Enter' && active >= 0) {
-      e.preventDefault();
-      const a = list.querySelectorAll('[role=option]')[active].querySelector('a');
-      if (a) location.assign(a.href);
+      focusResult(0);
     } else if (e.key === 'Escape') {
       input.value = '';
       state.q = '';

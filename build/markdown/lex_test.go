@@ -267,7 +267,7 @@ func TestLexerThatNeverEnds(t *testing.T) {
 		}()
 		select {
 		case out := <-done:
-			if want := `<pre><code class="language-` + lang + `">&quot;unterminated` + "\n</code></pre>"; !strings.Contains(out, want) {
+			if want := `<pre tabindex="0"><code class="language-` + lang + `">&quot;unterminated` + "\n</code></pre>"; !strings.Contains(out, want) {
 				t.Errorf("%s: got %s, want it plain: %s", lang, out, want)
 			}
 		case <-time.After(time.Minute):

@@ -49,7 +49,7 @@ func TestRender(t *testing.T) {
 	}{
 		// GFM and footnotes.
 		{"table", "| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n",
-			[]string{"<table>", `<th align="left">a</th>`, `<td align="center">2</td>`, `<td align="right">3</td>`}, []string{"style="}},
+			[]string{`<table tabindex="0">`, `<th align="left">a</th>`, `<td align="center">2</td>`, `<td align="right">3</td>`}, []string{"style="}},
 		{"strikethrough", "~~gone~~\n", []string{"<del>gone</del>"}, nil},
 		{"task list", "- [x] done\n- [ ] todo\n",
 			[]string{`<input checked="" disabled="" type="checkbox"> done`, `<input disabled="" type="checkbox"> todo`}, nil},
@@ -138,17 +138,17 @@ func TestRender(t *testing.T) {
 
 		// Code.
 		{"go code", "```go\nfunc main() {}\n```\n",
-			[]string{`<pre class="chroma"><code class="language-go"><span class="kd">func</span> <span class="nf">main</span>`}, []string{"style="}},
-		{"language case", "```Python\nx = 1\n```\n", []string{`<pre class="chroma"><code class="language-Python">`}, nil},
-		{"pandoc info", "```{.python}\nx = 1\n```\n", []string{`<pre class="chroma"><code class="language-python">`}, nil},
-		{"no language", "```\n<b>x</b>\n```\n", []string{"<pre><code>&lt;b&gt;x&lt;/b&gt;\n</code></pre>"}, []string{"chroma"}},
-		{"unknown language", "```nosuchlang\n<b>x</b>\n```\n", []string{`<pre><code class="language-nosuchlang">&lt;b&gt;x&lt;/b&gt;`}, []string{"chroma"}},
-		{"hostile language", "```\"><script>\nx\n```\n", []string{"<pre><code>x\n"}, []string{"<script"}},
-		{"plaintext language", "```text\nx\n```\n", []string{`<pre><code class="language-text">x`}, []string{"chroma"}},
+			[]string{`<pre class="chroma" tabindex="0"><code class="language-go"><span class="kd">func</span> <span class="nf">main</span>`}, []string{"style="}},
+		{"language case", "```Python\nx = 1\n```\n", []string{`<pre class="chroma" tabindex="0"><code class="language-Python">`}, nil},
+		{"pandoc info", "```{.python}\nx = 1\n```\n", []string{`<pre class="chroma" tabindex="0"><code class="language-python">`}, nil},
+		{"no language", "```\n<b>x</b>\n```\n", []string{"<pre tabindex=\"0\"><code>&lt;b&gt;x&lt;/b&gt;\n</code></pre>"}, []string{"chroma"}},
+		{"unknown language", "```nosuchlang\n<b>x</b>\n```\n", []string{`<pre tabindex="0"><code class="language-nosuchlang">&lt;b&gt;x&lt;/b&gt;`}, []string{"chroma"}},
+		{"hostile language", "```\"><script>\nx\n```\n", []string{"<pre tabindex=\"0\"><code>x\n"}, []string{"<script"}},
+		{"plaintext language", "```text\nx\n```\n", []string{`<pre tabindex="0"><code class="language-text">x`}, []string{"chroma"}},
 		{"code escapes", "```html\n<script>alert(\"x\")</script>\n```\n", []string{"&lt;", "&gt;"}, []string{"<script"}},
-		{"indented code", "    <b>x</b>\n", []string{"<pre><code>&lt;b&gt;x&lt;/b&gt;\n</code></pre>"}, nil},
+		{"indented code", "    <b>x</b>\n", []string{"<pre tabindex=\"0\"><code>&lt;b&gt;x&lt;/b&gt;\n</code></pre>"}, nil},
 		{"code span", "`<b>`\n", []string{"<code>&lt;b&gt;</code>"}, nil},
-		{"huge block plain", "```go\n" + strings.Repeat("x := 1\n", 3000) + "```\n", []string{`<pre><code class="language-go">x := 1`}, []string{"chroma"}},
+		{"huge block plain", "```go\n" + strings.Repeat("x := 1\n", 3000) + "```\n", []string{`<pre tabindex="0"><code class="language-go">x := 1`}, []string{"chroma"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

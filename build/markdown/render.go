@@ -25,6 +25,7 @@ func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindImage, renderImage)
 	reg.Register(kindLiteral, renderLiteral)
 	reg.Register(kindCode, renderCode)
+	reg.Register(east.KindTable, renderTable)
 	reg.Register(east.KindTableCell, renderTableCell)
 	// The transform replaces these; should one remain, it shows as its
 	// text (or, for code, plain; a heading has no id), never with a URL
@@ -34,6 +35,27 @@ func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindImage, renderNothing)
 	reg.Register(ast.KindAutoLink, renderAutoLinkText)
 	reg.Register(ast.KindFencedCodeBlock, renderFencedPlain)
+	reg.Register(ast.KindCodeBlock, renderFencedPlain)
+}
+
+// Code blocks and tables scroll sideways when they are wider than the
+// page, and a region that scrolls must take the keyboard's focus for a
+// keyboard user to scroll it (WCAG 2.1.1; axe's
+// scrollable-region-focusable): they carry tabindex="0".
+const (
+	preOpen   = `<pre tabindex="0">`
+	tableOpen = `<table tabindex="0">` + "\n"
+)
+
+// renderTable is goldmark's table rendering with the tabindex above; the
+// table options md uses give a table node no attributes.
+func renderTable(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		_, _ = w.WriteString(tableOpen)
+	} else {
+		_, _ = w.WriteString("</table>\n")
+	}
+	return ast.WalkContinue, nil
 }
 
 // textWriter writes text as goldmark's html.DefaultWriter does, which is
@@ -221,16 +243,16 @@ func renderCode(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.W
 	n := node.(*codeNode)
 	if n.lexer != nil {
 		if out := cachedHighlight(n.lexer, n.code); out != nil {
-			_, _ = w.WriteString(`<pre class="chroma"><code class="language-` + n.lang + `">`)
+			_, _ = w.WriteString(`<pre class="chroma" tabindex="0"><code class="language-` + n.lang + `">`)
 			_, _ = w.Write(out)
 			_, _ = w.WriteString("</code></pre>\n")
 			return ast.WalkSkipChildren, nil
 		}
 	}
 	if n.lang != "" {
-		_, _ = w.WriteString(`<pre><code class="language-` + n.lang + `">`)
+		_, _ = w.WriteString(preOpen + `<code class="language-` + n.lang + `">`)
 	} else {
-		_, _ = w.WriteString("<pre><code>")
+		_, _ = w.WriteString(preOpen + "<code>")
 	}
 	textWriter.RawWrite(w, n.code)
 	_, _ = w.WriteString("</code></pre>\n")
@@ -250,7 +272,7 @@ func renderAutoLinkText(w util.BufWriter, source []byte, node ast.Node, entering
 
 func renderFencedPlain(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if entering {
-		_, _ = w.WriteString("<pre><code>")
+		_, _ = w.WriteString(preOpen + "<code>")
 		textWriter.RawWrite(w, node.Lines().Value(source))
 		_, _ = w.WriteString("</code></pre>\n")
 	}
