@@ -85,6 +85,55 @@ func TestHarnessCatches(t *testing.T) {
 	}
 }
 
+// TestHarnessChecksAccessibility checks that a tab that checks
+// accessibility records a page's WCAG violations, each once, and nothing
+// on a page that breaks no rule.
+func TestHarnessChecksAccessibility(t *testing.T) {
+	_, b := demo(t)
+	axe := browsertest.RequireAxe(t)
+	dir := t.TempDir()
+	const head = `<!DOCTYPE html><html lang="en"><head><title>t</title><link rel="icon" href="data:,"></head><body><main>`
+	pages := map[string]string{
+		"clean.html": head + `<h1>Fine</h1><p><a href="clean.html">a link</a></p></main></body></html>`,
+		"bad.html":   head + `<h1>Not fine</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="30" height="30"><button></button></main></body></html>`,
+	}
+	for name, page := range pages {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv := browsertest.NewServer(t, dir, "/repo/")
+	tab, err := b.NewTab(srv.Origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tab.Close()
+	tab.CheckAccessibility(axe)
+
+	if err := tab.Visit(srv.Page("clean.html")); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range tab.Problems() {
+		t.Errorf("clean page: %s", p)
+	}
+	if err := tab.Visit(srv.Page("bad.html")); err != nil {
+		t.Fatal(err)
+	}
+	rules := map[string]int{}
+	for _, p := range tab.Problems() {
+		if p.Kind != browsertest.Accessibility || !strings.HasSuffix(p.Page, "bad.html") {
+			t.Errorf("unexpected problem: %s", p)
+			continue
+		}
+		rules[strings.SplitN(p.Text, " ", 2)[0]]++
+	}
+	for _, rule := range []string{"image-alt", "button-name"} {
+		if rules[rule] != 1 {
+			t.Errorf("%s recorded %d times, want once; recorded: %v", rule, rules[rule], rules)
+		}
+	}
+}
+
 // TestServer checks the server behaves as GitHub Pages does for a project
 // site: folders answer with their index.html, a folder without its slash is
 // redirected, a missing file gets 404.html with status 404, and nothing is

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -38,6 +39,9 @@ const (
 	Console   Kind = "console"   // console.error or console.assert
 	Log       Kind = "log"       // a browser log entry of level error: CSP violations, failed loads
 	Request   Kind = "request"   // a request to another origin; blocked
+	// Accessibility is a WCAG 2.2 A or AA rule that axe-core finds broken
+	// on a page a tab loaded (see Tab.CheckAccessibility).
+	Accessibility Kind = "accessibility"
 )
 
 // A Problem is something wrong that a page did.
@@ -58,6 +62,7 @@ type Tab struct {
 	ctx    context.Context
 	cancel func()
 	origin string
+	axe    string // axe-core's script when pages are checked, else ""
 
 	mu       sync.Mutex
 	page     string                     // URL of the main frame's document
@@ -94,12 +99,20 @@ func (b *Browser) NewTab(origin string) (*Tab, error) {
 
 // NewTab opens a tab for tb that allows requests to origin only, and closes
 // it when tb ends. When tb ends, the problems the tab recorded and that
-// were not taken with Problems fail tb.
+// were not taken with Problems fail tb. Every page the tab loads is
+// checked with axe-core when it is installed (see AxeSource), which it
+// must be when the environment variable CI is set.
 func NewTab(tb testing.TB, b *Browser, origin string) *Tab {
 	tb.Helper()
 	t, err := b.NewTab(origin)
 	if err != nil {
 		tb.Fatal(err)
+	}
+	if src, err := AxeSource(); err == nil {
+		t.CheckAccessibility(src)
+	} else if os.Getenv("CI") != "" {
+		t.Close()
+		tb.Fatalf("%v (CI is set, so the accessibility checks must run)", err)
 	}
 	tb.Cleanup(func() {
 		for _, p := range t.Problems() {
@@ -112,6 +125,28 @@ func NewTab(tb testing.TB, b *Browser, origin string) *Tab {
 
 // Close closes the tab.
 func (t *Tab) Close() { t.cancel() }
+
+// CheckAccessibility makes the tab check every page it loads from now on
+// (Visit, WaitURL) with axe-core, whose script is src (see AxeSource), and
+// record each violation as a problem of kind Accessibility.
+func (t *Tab) CheckAccessibility(src string) { t.axe = src }
+
+// checkLoaded runs the checks a loaded page gets.
+func (t *Tab) checkLoaded() error {
+	if t.axe == "" {
+		return nil
+	}
+	vs, err := t.Axe(t.axe)
+	if err != nil {
+		return err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, v := range vs {
+		t.problems = append(t.problems, Problem{Kind: Accessibility, Page: v.Page, Text: v.describe()})
+	}
+	return nil
+}
 
 // Context returns the tab's chromedp context, for chromedp.Run and
 // chromedp.Do. It has no deadline: Do and Run bound each call by Timeout.
@@ -147,7 +182,10 @@ func (t *Tab) Visit(url string) error {
 	if resp != nil && resp.Status >= 400 {
 		return fmt.Errorf("visiting %s: HTTP %d %s", url, resp.Status, resp.StatusText)
 	}
-	return t.Settle()
+	if err := t.Settle(); err != nil {
+		return err
+	}
+	return t.checkLoaded()
 }
 
 // Settle waits until the page finished loading and, after its scripts had
@@ -188,7 +226,10 @@ func (t *Tab) WaitURL(ok func(url string) bool) (string, error) {
 			return "", fmt.Errorf("waiting for the URL (now %s): %w", t.Page(), ctx.Err())
 		}
 		if err == nil && href != "" && ok(href) {
-			return href, t.Settle()
+			if err := t.Settle(); err != nil {
+				return href, err
+			}
+			return href, t.checkLoaded()
 		}
 		if err != nil {
 			pause(ctx) // between two documents: let the next one come
