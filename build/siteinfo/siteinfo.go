@@ -194,6 +194,11 @@ func EscapePath(p string) string {
 	return strings.Join(segs, "/")
 }
 
+// Marker is the file that marks a folder as a site skilldex built: the
+// output writes it, a later build may replace only a folder that holds it,
+// and discovery never reads a folder that holds it as sources.
+const Marker = ".skilldex-site"
+
 // Paths of the site's files, relative to the site root (DESIGN.md, output
 // contract). Page paths end in "/"; their file is FileOf(path).
 func SkillPage(name string) string          { return "skills/" + name + "/" }
