@@ -23,8 +23,11 @@ type Info struct {
 	// need absolute URLs, use the path alone.
 	Base *url.URL
 	// Repository is the source repository's URL, if known, for install
-	// snippets and "edit" links.
-	Repository string
+	// snippets and "edit" links, and RepositoryBranch the branch the
+	// links name ("" for forge.DefaultBranch). Where each skill lives in
+	// the repository is its source.Input.RepoPath.
+	Repository       string
+	RepositoryBranch string
 	// QueryPaths says which UASP query paths get a static answer file
 	// (api/v1/skills/NAME/PATH.json): QueryPathsAll, QueryPathsSections,
 	// QueryPathsNone, or QueryPathsAuto ("" too), which ForCatalog turns
