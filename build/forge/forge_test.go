@@ -1,6 +1,10 @@
 package forge
 
-import "testing"
+import (
+	"net/url"
+	"strings"
+	"testing"
+)
 
 func TestFile(t *testing.T) {
 	const file = "skills/brain storming/SKILL.md"
@@ -35,4 +39,37 @@ func TestRepositoryRejects(t *testing.T) {
 			t.Errorf("File(%q) = %+v, want no links", repo, l)
 		}
 	}
+}
+
+// FuzzFile: whatever the config says, a link is an http(s) URL of the
+// repository's host, without credentials, with nothing a page's attribute
+// or a reader's eye would take for its end.
+func FuzzFile(f *testing.F) {
+	f.Add("https://github.com/acme/skills", "main", "skills/a/SKILL.md")
+	f.Add("https://gitlab.example.org/a/b.git/", "release/1.x", "x y/ü.md")
+	f.Add("https://u:p@bitbucket.org/a/b?q#f", "../..", "/../../etc/passwd")
+	f.Add("javascript:alert(1)//github.com", "\"><script>", "\x00\n")
+	f.Fuzz(func(t *testing.T, repo, branch, file string) {
+		l, ok := File(repo, branch, file)
+		if !ok {
+			if l != (Links{}) {
+				t.Fatalf("links without a repository: %+v", l)
+			}
+			return
+		}
+		base, _ := Repository(repo)
+		host, _ := url.Parse(base)
+		for _, link := range []string{l.View, l.Edit} {
+			if link == "" {
+				continue
+			}
+			u, err := url.Parse(link)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host != host.Host || u.User != nil {
+				t.Fatalf("%q: not an http(s) link to %s: %v", link, host.Host, err)
+			}
+			if !strings.HasPrefix(link, base) || strings.ContainsAny(link, " \t\r\n\"'<>`\x00") {
+				t.Fatalf("%q: leaves the repository %s or holds a character to escape", link, base)
+			}
+		}
+	})
 }
