@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 
@@ -272,6 +273,10 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
+	// The site is never read back as sources: it holds a copy of every
+	// skill (a folder skilldex built is skipped by its marker too, but the
+	// output may not be built yet).
+	opt.Source.Exclude = append(slices.Clip(opt.Source.Exclude), opt.Output)
 	progress("load")
 	c, err := Load(ctx, opt.LoadOptions)
 	if err != nil {

@@ -208,6 +208,7 @@ func identity(h hash.Hash, in *source.Input, opt LoadOptions) func(string) {
 	str(in.Root)
 	str(strconv.Itoa(in.RootIndex))
 	str(in.Path)
+	str(in.RepoPath)
 	str(string(in.Packaging))
 	str(in.DirName)
 	str(in.RelPath)

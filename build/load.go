@@ -36,6 +36,9 @@ type LoadOptions struct {
 	// Cache, when set, holds the per-skill work of earlier loads: only the
 	// skills whose files changed are parsed and checked again.
 	Cache *Cache
+	// Skipped, when set, is told which folders discovery did not search,
+	// and why (source.Result.Skipped): what --verbose prints.
+	Skipped func([]source.Skip)
 }
 
 // Load reads, parses and checks every skill of the sources, gives each its
@@ -47,6 +50,9 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	found, err := source.Discover(ctx, opt.Sources, opt.Source)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Skipped != nil {
+		opt.Skipped(found.Skipped)
 	}
 	skills := make([]*catalog.Skill, len(found.Inputs))
 	if opt.Cache != nil {

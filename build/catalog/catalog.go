@@ -86,7 +86,7 @@ func New(all []*Skill, workspaces []*source.Workspace, global []diag.Diagnostic)
 			s.ShadowedBy = w
 			why := "a later path in the same source"
 			if w.RootIndex != s.RootIndex {
-				why = fmt.Sprintf("source %s, which comes later", w.Root)
+				why = fmt.Sprintf("source %s, which comes later", w.RootShown)
 			}
 			s.Diagnostics = diag.Sort(append(s.Diagnostics, diag.At(s.File(), diag.Pos{}, diag.Warning, "name-shadowed",
 				"the name %q is taken by %s (%s), which is published instead; rename one of them to publish both", s.Name, w.File(), why)))

@@ -27,11 +27,13 @@ import (
 	"github.com/tdewolff/minify/v2/js"
 	"github.com/tdewolff/minify/v2/svg"
 	"github.com/tdewolff/minify/v2/xml"
+
+	"github.com/skilldex/skilldex/build/siteinfo"
 )
 
 // Marker is the file that marks a folder as a site skilldex made. Its
 // presence is what allows a later build to replace the folder.
-const Marker = ".skilldex-site"
+const Marker = siteinfo.Marker
 
 const markerContent = "This folder is a site built by skilldex; skilldex may replace it.\n"
 

@@ -23,6 +23,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/skilldex/skilldex/build/source"
 )
 
 // Prefix is where the server's own endpoints live; no site path starts
@@ -376,8 +378,10 @@ func (s *Server) logf(format string, args ...any) {
 }
 
 // Fingerprint hashes the path, size, mode and modification time of every
-// file under the sources (skipping .git and node_modules, as discovery
-// does), so that any edit, addition, removal or rename changes it.
+// file under the sources (skipping the folders discovery skips: .git,
+// node_modules, a site skilldex built, ...), so that any edit, addition,
+// removal or rename changes it, and writing a site inside the sources
+// does not.
 func Fingerprint(sources []string) uint64 {
 	h := fnv.New64a()
 	var entries []string
@@ -388,7 +392,7 @@ func Fingerprint(sources []string) uint64 {
 				return nil
 			}
 			if d.IsDir() {
-				if p != root && (d.Name() == ".git" || d.Name() == "node_modules") {
+				if p != root && source.SkipFolder(p) != "" {
 					return filepath.SkipDir
 				}
 				return nil // its files say what changed; its own mtime moves with .git

@@ -162,6 +162,12 @@ func TestFingerprint(t *testing.T) {
 	if Fingerprint([]string{dir}) != f0 {
 		t.Error(".git changes the fingerprint")
 	}
+	// A site built inside the sources (serve -o public) is not a source.
+	write(t, filepath.Join(dir, "public", ".skilldex-site"), "")
+	write(t, filepath.Join(dir, "public", "index.html"), "x")
+	if Fingerprint([]string{dir}) != f0 {
+		t.Error("a site skilldex built changes the fingerprint")
+	}
 	os.Rename(filepath.Join(dir, "a"), filepath.Join(dir, "b"))
 	if Fingerprint([]string{dir}) == f0 {
 		t.Error("a rename does not change the fingerprint")

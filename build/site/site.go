@@ -142,7 +142,7 @@ var pageFiles = []string{"home.html", "skill.html", "taxonomy.html", "term.html"
 func newRenderer(site *siteinfo.Info, minify bool) (*renderer, error) {
 	r := &renderer{site: site, pages: map[string]*template.Template{}}
 	digest := sha256.New()
-	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00", site.Title, site.Description, site.Base, site.Repository, site.QueryPaths, site.Parts)
+	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00", site.Title, site.Description, site.Base, site.Repository, site.RepositoryBranch, site.QueryPaths, site.Parts)
 	v := &siteView{
 		info: site, Title: site.Title, Description: site.Description, Base: site.Base.Path,
 		Repository: safeHTTPURL(site.Repository), CSP: CSP, assets: map[string]string{},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/forge"
 	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/markdown"
 	"github.com/skilldex/skilldex/build/memo"
@@ -47,6 +48,7 @@ type skillView struct {
 	Facts             []fact
 	Files             []fileLink
 	Endpoints         []endpoint
+	Forge             []endpoint // the skill's source on its forge (forgeLinks)
 }
 
 type fact struct{ Key, Value, Link string }
@@ -222,6 +224,7 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		v.Install = installSnippet(site, s.Name)
 	}
 	v.Facts = r.facts(s)
+	v.Forge = forgeLinks(site, s)
 	v.Endpoints = []endpoint{{"UASP document (JSON)", site.Link(siteinfo.APISkill(s.Name))}}
 	if s.Doc != nil && site.PublishesPaths() {
 		v.Endpoints = append(v.Endpoints, endpoint{"Query paths", site.Link(siteinfo.APIPaths(s.Name))})
@@ -273,6 +276,34 @@ func (r *renderer) facts(s *catalog.Skill) []fact {
 	}
 	add("Source", s.File(), "")
 	return out
+}
+
+// forgeLinks are the links to s's source on the forge, when the site knows
+// its repository and s where it lives in it: its SKILL.md (or UASP
+// document) to view and edit; an archive only to view; on a forge whose
+// URL forms are unknown, the repository.
+func forgeLinks(site *siteinfo.Info, s *catalog.Skill) []endpoint {
+	if site.Repository == "" || s.RepoPath == "" {
+		return nil
+	}
+	file := s.RepoPath
+	if s.Packaging == source.Folder {
+		main := s.SkillFile
+		if main == "" {
+			main = s.UASPFile
+		}
+		file = path.Join(file, main)
+	}
+	l, ok := forge.File(site.Repository, site.RepositoryBranch, file)
+	switch {
+	case !ok:
+		return nil
+	case l.Edit == "":
+		return []endpoint{{"Source repository", l.View}}
+	case s.Packaging == source.Archive:
+		return []endpoint{{"View source", l.View}}
+	}
+	return []endpoint{{"View source", l.View}, {"Edit this skill", l.Edit}}
 }
 
 // skillFolders finds the published skill that lives in a source folder,

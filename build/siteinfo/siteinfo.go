@@ -23,8 +23,11 @@ type Info struct {
 	// need absolute URLs, use the path alone.
 	Base *url.URL
 	// Repository is the source repository's URL, if known, for install
-	// snippets and "edit" links.
-	Repository string
+	// snippets and "edit" links, and RepositoryBranch the branch the
+	// links name ("" for forge.DefaultBranch). Where each skill lives in
+	// the repository is its source.Input.RepoPath.
+	Repository       string
+	RepositoryBranch string
 	// QueryPaths says which UASP query paths get a static answer file
 	// (api/v1/skills/NAME/PATH.json): QueryPathsAll, QueryPathsSections,
 	// QueryPathsNone, or QueryPathsAuto ("" too), which ForCatalog turns
@@ -193,6 +196,11 @@ func EscapePath(p string) string {
 	}
 	return strings.Join(segs, "/")
 }
+
+// Marker is the file that marks a folder as a site skilldex built: the
+// output writes it, a later build may replace only a folder that holds it,
+// and discovery never reads a folder that holds it as sources.
+const Marker = ".skilldex-site"
 
 // Paths of the site's files, relative to the site root (DESIGN.md, output
 // contract). Page paths end in "/"; their file is FileOf(path).

@@ -47,12 +47,12 @@ func readArchive(file, disp string, lim ArchiveLimits) (files map[string][]byte,
 	}
 	f, err := os.Open(file)
 	if err != nil {
-		return fail("archive-unreadable", "cannot open the archive: %v", err)
+		return fail("archive-unreadable", "cannot open the archive: %v", pathless(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return fail("archive-unreadable", "cannot read the archive: %v", err)
+		return fail("archive-unreadable", "cannot read the archive: %v", pathless(err))
 	}
 	maxSize := lim.MaxTotalBytes + archiveSlack
 	if st.Size() > maxSize {
@@ -60,7 +60,7 @@ func readArchive(file, disp string, lim ArchiveLimits) (files map[string][]byte,
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
 	if err != nil {
-		return fail("archive-unreadable", "cannot read the archive: %v", err)
+		return fail("archive-unreadable", "cannot read the archive: %v", pathless(err))
 	}
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {

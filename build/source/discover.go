@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/fsstamp"
 )
 
@@ -27,8 +28,18 @@ type Options struct {
 	MaxFileBytes int64
 	// Display maps a root, as given, to how paths under it are shown in
 	// diagnostics and Input.Path: the embedded demo catalog is unpacked to
-	// a temporary folder but reported as "content/...".
+	// a temporary folder but reported as "content/...", and a build shows
+	// each root relative to its catalog root (see RelativeDisplay), so
+	// that no path of the build machine is published.
 	Display map[string]string
+	// RepoDir maps a root, as given, to its path inside the repository
+	// the sources come from (slash-separated, "." for the repository's
+	// root folder), for Input.RepoPath; a root not in it has none.
+	RepoDir map[string]string
+	// Exclude lists folders that are never searched, such as the build's
+	// output folder; they are compared with the folders walked by real
+	// path, and need not exist.
+	Exclude []string
 }
 
 // DefaultOptions are the limits skilldex uses unless told otherwise.
@@ -37,8 +48,31 @@ var DefaultOptions = Options{Archive: DefaultArchiveLimits, MaxFolderFiles: 2000
 // UASPSuffix ends the name of a UASP document.
 const UASPSuffix = ".uasp.yaml"
 
-// skipDirs are never searched: version control and dependency folders.
-var skipDirs = map[string]bool{".git": true, "node_modules": true, ".hg": true, ".svn": true}
+// skipDirs are the folders never searched, by name, and why: version
+// control data and installed dependencies hold copies of skills (an old
+// revision, a package's own SKILL.md), not the catalog's.
+var skipDirs = map[string]string{
+	".git": "version control data", ".hg": "version control data", ".svn": "version control data",
+	".bzr": "version control data", "_darcs": "version control data", ".jj": "version control data",
+	"CVS":          "version control data",
+	"node_modules": "installed packages", "bower_components": "installed packages",
+	"__pycache__": "Python bytecode",
+}
+
+// skipMarkers are the files that make the folder holding them one that is
+// never searched, and why.
+var skipMarkers = []struct{ file, why string }{
+	{siteinfo.Marker, "a site skilldex built (" + siteinfo.Marker + ")"},
+	{"pyvenv.cfg", "a Python virtualenv (pyvenv.cfg)"},
+}
+
+// Skip is a folder discovery did not search.
+type Skip struct {
+	// Path is the folder, shown as Input.Path is.
+	Path string
+	// Reason says why, for people: "a site skilldex built (.skilldex-site)".
+	Reason string
+}
 
 // Result is what Discover found.
 type Result struct {
@@ -48,6 +82,9 @@ type Result struct {
 	Workspaces []*Workspace
 	// Diagnostics concern the sources rather than one skill.
 	Diagnostics []diag.Diagnostic
+	// Skipped lists the folders not searched, in the order of the walk:
+	// what --verbose tells, not a finding about the sources.
+	Skipped []Skip
 }
 
 // Discover finds every skill under roots. A root that cannot be read at all
@@ -63,20 +100,24 @@ func Discover(ctx context.Context, roots []string, opt Options) (*Result, error)
 		opt.MaxFileBytes = DefaultOptions.MaxFileBytes
 	}
 	res := &Result{}
+	exclude := realPaths(opt.Exclude)
 	for i, root := range roots {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		w := &walker{opt: opt, res: res, root: root, shown: root, rootIndex: i, busy: make(chan struct{}, walkWorkers)}
+		w := &walker{opt: opt, res: res, root: root, shown: root, rootIndex: i, exclude: exclude, busy: make(chan struct{}, walkWorkers)}
 		if d, ok := opt.Display[root]; ok {
 			w.shown = d
+		}
+		if d, ok := opt.RepoDir[root]; ok {
+			w.repo = d
 		}
 		before := len(res.Inputs)
 		if err := w.walkRoot(); err != nil {
 			return nil, err
 		}
 		if len(res.Inputs) == before {
-			w.diag(root, diag.Error, "skill-md-missing", "no skill found in %s: add a SKILL.md (with name and description) to a folder, or a .skill archive or NAME%s document", root, UASPSuffix)
+			w.diag(w.shown, diag.Error, "skill-md-missing", "no skill found in %s: add a SKILL.md (with name and description) to a folder, or a .skill archive or NAME%s document", w.shown, UASPSuffix)
 		}
 	}
 	sort.SliceStable(res.Inputs, func(i, j int) bool {
@@ -96,8 +137,10 @@ type walker struct {
 	res       *Result
 	root      string // as given
 	shown     string // how paths under root are shown (Options.Display)
+	repo      string // root's path in the repository (Options.RepoDir), or ""
 	realRoot  string // symlinks resolved
 	rootIndex int
+	exclude   map[string]bool // real paths of Options.Exclude
 	// busy holds a token for each folder being walked on a goroutine of
 	// its own (see walkChildren).
 	busy chan struct{}
@@ -135,6 +178,10 @@ func (w *walker) walkRoot() error {
 		return fmt.Errorf("source %s: %w", w.root, err)
 	}
 	real, err := filepath.EvalSymlinks(w.root)
+	if err == nil {
+		// Absolute, as Options.Exclude is compared.
+		real, err = filepath.Abs(real)
+	}
 	if err != nil {
 		return fmt.Errorf("source %s: %w", w.root, err)
 	}
@@ -142,7 +189,67 @@ func (w *walker) walkRoot() error {
 	if !st.IsDir() {
 		return w.rootFile(st)
 	}
+	if _, err := os.Lstat(filepath.Join(real, siteinfo.Marker)); err == nil {
+		return fmt.Errorf("source %s is a site skilldex built (it holds %s), not a catalog: give the folder of the skills it was built from, or read the site with skilldex query --site %[1]s", w.root, siteinfo.Marker)
+	}
 	return w.walkDir(".", nil, nil)
+}
+
+// realPaths resolves the folders in dirs to real paths, as the walk sees
+// them; a folder that does not exist yet is resolved as far as it exists.
+func realPaths(dirs []string) map[string]bool {
+	out := map[string]bool{}
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			continue
+		}
+		out[abs] = true
+		rest := ""
+		for p := abs; ; p = filepath.Dir(p) {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				out[filepath.Join(real, rest)] = true
+				break
+			}
+			if filepath.Dir(p) == p {
+				break
+			}
+			rest = filepath.Join(filepath.Base(p), rest)
+		}
+	}
+	return out
+}
+
+// SkipFolder reports why discovery never searches the folder dir, or ""
+// when it does: the folders a watcher of the sources may leave out too.
+// (The output folder, which Options.Exclude names, is not known here.)
+func SkipFolder(dir string) string {
+	if why := skipDirs[filepath.Base(dir)]; why != "" {
+		return why
+	}
+	for _, m := range skipMarkers {
+		if _, err := os.Lstat(filepath.Join(dir, m.file)); err == nil {
+			return m.why
+		}
+	}
+	return ""
+}
+
+// skip reports why the folder rel, named name, is not searched, or "".
+// Folders that are skipped for what they hold are found by walkDir.
+func (w *walker) skip(rel, name string) string {
+	if why := skipDirs[name]; why != "" {
+		return why
+	}
+	if len(w.exclude) > 0 && w.exclude[w.realPath(rel)] {
+		return "the output folder of the build"
+	}
+	return ""
+}
+
+// skipped records that the folder rel was not searched.
+func (w *walker) skipped(rel, why string) {
+	w.res.Skipped = append(w.res.Skipped, Skip{Path: w.display(rel), Reason: why})
 }
 
 // rootFile handles a source that is a single file.
@@ -160,6 +267,9 @@ func (w *walker) rootFile(st fs.FileInfo) error {
 		w.root = filepath.Dir(w.root)
 		w.shown = filepath.Dir(w.shown)
 		w.realRoot = filepath.Dir(w.realRoot)
+		if w.repo != "" {
+			w.repo = path.Dir(w.repo)
+		}
 		return w.walkDir(".", nil, nil)
 	}
 	return fmt.Errorf("source %s is not a folder, a .skill or .zip archive, a SKILL.md or a %s document", w.root, UASPSuffix)
@@ -178,6 +288,14 @@ func (w *walker) display(rel string) string {
 	return filepath.Join(w.shown, filepath.FromSlash(rel))
 }
 
+// repoPath is rel's path in the repository, or "" when unknown.
+func (w *walker) repoPath(rel string) string {
+	if w.repo == "" {
+		return ""
+	}
+	return path.Join(w.repo, rel)
+}
+
 func (w *walker) realPath(rel string) string {
 	if rel == "." {
 		return w.realRoot
@@ -194,12 +312,20 @@ func (w *walker) walkDir(rel string, skill *folderSkill, ws *Workspace) error {
 		if rel == "." {
 			return fmt.Errorf("source %s: %w", w.root, err)
 		}
-		w.diag(w.display(rel), diag.Warning, "source-unreadable", "folder cannot be read and was skipped: %v", err)
+		w.diag(w.display(rel), diag.Warning, "source-unreadable", "folder cannot be read and was skipped: %v", pathless(err))
 		return nil
 	}
 	names := map[string]fs.DirEntry{}
 	for _, e := range entries {
 		names[e.Name()] = e
+	}
+	if rel != "." {
+		for _, m := range skipMarkers {
+			if _, ok := names[m.file]; ok {
+				w.skipped(rel, m.why)
+				return nil
+			}
+		}
 	}
 	isRegular := func(name string) bool {
 		e, ok := names[name]
@@ -242,8 +368,8 @@ func (w *walker) walkDir(rel string, skill *folderSkill, ws *Workspace) error {
 			disk:  map[string]string{},
 			sizes: map[string]int64{}, stamps: map[string]fsstamp.Stamp{},
 			in: &Input{
-				Root: w.root, RootIndex: w.rootIndex, Path: w.display(rel), Packaging: Folder,
-				DirName: base, RelPath: rel, SkillFile: skillFile,
+				Root: w.root, RootShown: w.shown, RootIndex: w.rootIndex, Path: w.display(rel), RepoPath: w.repoPath(rel),
+				Packaging: Folder, DirName: base, RelPath: rel, SkillFile: skillFile,
 			},
 		}
 		if ws != nil && path.Dir(rel) == path.Join(w.relOf(ws), ".skills") {
@@ -275,7 +401,8 @@ func (w *walker) entry(rel string, e fs.DirEntry, skill *folderSkill, ws *Worksp
 		return nil
 	}
 	if e.IsDir() {
-		if skipDirs[name] {
+		if why := w.skip(childRel, name); why != "" {
+			w.skipped(childRel, why)
 			return nil
 		}
 		return w.walkDir(childRel, skill, ws)
@@ -303,7 +430,7 @@ func (w *walker) walkChildren(rel string, entries []fs.DirEntry, ws *Workspace) 
 	for i, e := range entries {
 		child := *w
 		child.res = &found[i]
-		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && !skipDirs[e.Name()] {
+		if e.IsDir() && e.Type()&fs.ModeSymlink == 0 && skipDirs[e.Name()] == "" {
 			select {
 			case w.busy <- struct{}{}:
 				wg.Add(1)
@@ -325,6 +452,7 @@ func (w *walker) walkChildren(rel string, entries []fs.DirEntry, ws *Workspace) 
 		w.res.Inputs = append(w.res.Inputs, found[i].Inputs...)
 		w.res.Workspaces = append(w.res.Workspaces, found[i].Workspaces...)
 		w.res.Diagnostics = append(w.res.Diagnostics, found[i].Diagnostics...)
+		w.res.Skipped = append(w.res.Skipped, found[i].Skipped...)
 	}
 	return nil
 }
@@ -391,7 +519,7 @@ func (w *walker) symlink(rel string, skill *folderSkill) {
 	link := w.realPath(rel)
 	target, err := filepath.EvalSymlinks(link)
 	if err != nil {
-		w.diag(w.display(rel), diag.Warning, "symlink-broken", "symbolic link cannot be resolved and was left out: %v", err)
+		w.diag(w.display(rel), diag.Warning, "symlink-broken", "symbolic link cannot be resolved and was left out: %v", pathless(err))
 		return
 	}
 	inside := target == skill.real || strings.HasPrefix(target, skill.real+string(filepath.Separator))
@@ -463,7 +591,7 @@ func (w *walker) addDocument(disp, name, rel, real string, stamp fsstamp.Stamp) 
 	size := stamp.Size
 	base := path.Base(name)
 	in := &Input{
-		Root: w.root, RootIndex: w.rootIndex, Path: disp, Packaging: Document,
+		Root: w.root, RootShown: w.shown, RootIndex: w.rootIndex, Path: disp, RepoPath: w.repoPath(rel), Packaging: Document,
 		DirName: strings.TrimSuffix(base, UASPSuffix), RelPath: rel, UASPFile: base,
 		FS:    &listFS{disk: map[string]string{base: real}, sizes: map[string]int64{base: size}},
 		Files: []File{{Path: base, Size: size, Stamp: stamp}},
@@ -479,7 +607,7 @@ func (w *walker) addArchive(disp, name, rel string) {
 		real = w.realRoot
 	}
 	in := &Input{
-		Root: w.root, RootIndex: w.rootIndex, Path: disp, Packaging: Archive,
+		Root: w.root, RootShown: w.shown, RootIndex: w.rootIndex, Path: disp, RepoPath: w.repoPath(rel), Packaging: Archive,
 		DirName: strings.TrimSuffix(name, path.Ext(name)), RelPath: rel,
 	}
 	files, rootDir, diags := readArchive(real, disp, w.opt.Archive)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -357,5 +358,121 @@ func TestParallelWalkMatchesSerial(t *testing.T) {
 		t.Fatalf("one at a time: %d inputs, %d workspaces, %d diagnostics; eight at a time: %d, %d, %d",
 			len(serial.Inputs), len(serial.Workspaces), len(serial.Diagnostics),
 			len(parallel.Inputs), len(parallel.Workspaces), len(parallel.Diagnostics))
+	}
+}
+
+// TestDiscoverSkips checks the folders that are never searched and that
+// Result.Skipped says why, and that hidden folders are still searched.
+func TestDiscoverSkips(t *testing.T) {
+	const skill = "---\nname: %s\ndescription: x\n---\n"
+	var files []string
+	for _, p := range []string{
+		"skills/keep", ".curated/kept-hidden", ".github/skills/kept-github",
+		"public/skills/copy", "old-site/copy2", "out/skills/copy3",
+		".git/x", ".hg/x", ".svn/x", ".bzr/x", "_darcs/x", ".jj/x", "CVS/x",
+		"node_modules/pkg/x", "bower_components/pkg/x", "__pycache__/x", ".venv/lib/x",
+		"skills/keep/node_modules/dep",
+	} {
+		files = append(files, "-- "+p+"/SKILL.md --\n"+strings.ReplaceAll(skill, "%s", path.Base(p)))
+	}
+	files = append(files, "-- public/.skilldex-site --\n", "-- old-site/.skilldex-site --\n", "-- .venv/pyvenv.cfg --\nhome = /usr\n")
+	root := testutil.WriteTxtar(t, t.TempDir(), strings.Join(files, ""))
+	opt := DefaultOptions
+	// The output folder is excluded by real path, given relative to the
+	// working folder or not built yet.
+	t.Chdir(root)
+	opt.Exclude = []string{"out", filepath.Join(root, "not-built-yet")}
+	res, err := Discover(context.Background(), []string{"."}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, in := range res.Inputs {
+		found = append(found, in.RelPath)
+	}
+	if got, want := strings.Join(found, " "), ".curated/kept-hidden .github/skills/kept-github skills/keep"; got != want {
+		t.Errorf("found %s\nwant  %s", got, want)
+	}
+	var skipped []string
+	for _, s := range res.Skipped {
+		skipped = append(skipped, filepath.ToSlash(s.Path)+": "+s.Reason)
+	}
+	want := []string{
+		".bzr: version control data", ".git: version control data", ".hg: version control data", ".jj: version control data",
+		".svn: version control data", ".venv: a Python virtualenv (pyvenv.cfg)", "CVS: version control data",
+		"__pycache__: Python bytecode", "_darcs: version control data", "bower_components: installed packages",
+		"node_modules: installed packages", "old-site: a site skilldex built (.skilldex-site)",
+		"out: the output folder of the build", "public: a site skilldex built (.skilldex-site)",
+		"skills/keep/node_modules: installed packages",
+	}
+	if strings.Join(skipped, "\n") != strings.Join(want, "\n") {
+		t.Errorf("skipped:\n%s\nwant:\n%s", strings.Join(skipped, "\n"), strings.Join(want, "\n"))
+	}
+	if len(res.Diagnostics) != 0 {
+		t.Errorf("skipping is not a finding: %v", res.Diagnostics)
+	}
+
+	// A site given as a source is an error that says what to give.
+	_, err = Discover(context.Background(), []string{"public"}, opt)
+	if err == nil || !strings.Contains(err.Error(), "is a site skilldex built") || !strings.Contains(err.Error(), "query --site public") {
+		t.Errorf("a site as the source: %v", err)
+	}
+}
+
+// TestDiscoverShowsNoRealPath checks that what discovery says of a skill
+// (paths, diagnostics) names files as Options.Display shows them, never by
+// the real path, which an OS error's text would carry.
+func TestDiscoverShowsNoRealPath(t *testing.T) {
+	base := t.TempDir()
+	root := testutil.WriteTxtar(t, filepath.Join(base, "cat"), `
+-- skills/a/SKILL.md --
+---
+name: a
+description: x
+---
+-- skills/a/escape.md --
+symlink: ../../../outside.txt
+-- skills/a/dangling.md --
+symlink: `+filepath.Join(base, "gone", "target.md")+`
+-- broken.skill --
+symlink: `+filepath.Join(base, "gone", "archive.skill")+`
+`)
+	os.WriteFile(filepath.Join(base, "outside.txt"), []byte("x"), 0o644)
+	opt := DefaultOptions
+	opt.Display = map[string]string{root: "cat"}
+	opt.RepoDir = map[string]string{root: "docs/cat"}
+	res, err := Discover(context.Background(), []string{root}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for _, d := range res.Diagnostics {
+		said = append(said, d.File+" "+d.Message)
+	}
+	for _, in := range res.Inputs {
+		said = append(said, in.Path, in.RootShown)
+		for _, d := range in.Diagnostics {
+			said = append(said, d.File+" "+d.Message)
+		}
+	}
+	codes := map[string]bool{}
+	for _, d := range res.Diagnostics {
+		codes[d.Code] = true
+	}
+	if !codes["symlink-broken"] || !codes["symlink-outside-skill"] {
+		t.Errorf("want symlink-broken and symlink-outside-skill: %v", said)
+	}
+	for _, s := range said {
+		if strings.Contains(s, base) {
+			t.Errorf("names a real path: %s", s)
+		}
+	}
+	got := map[string]string{}
+	for _, in := range res.Inputs {
+		got[in.Path] = in.RepoPath
+	}
+	want := map[string]string{filepath.Join("cat", "skills", "a"): "docs/cat/skills/a"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("paths and repository paths: %v, want %v", got, want)
 	}
 }

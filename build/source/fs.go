@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"io/fs"
 	"os"
@@ -29,14 +30,16 @@ func (l *listFS) Open(name string) (fs.File, error) {
 			return &memFile{Reader: bytes.NewReader(b), info: fileInfo{name: path.Base(name), size: int64(len(b))}}, nil
 		}
 	} else if real, ok := l.disk[name]; ok {
+		// The errors name the file as the skill does: what they say
+		// may be published, the real path on disk may not.
 		f, err := os.Open(real)
 		if err != nil {
-			return nil, err
+			return nil, &fs.PathError{Op: "open", Path: name, Err: pathless(err)}
 		}
 		st, err := f.Stat()
 		if err != nil {
 			f.Close()
-			return nil, err
+			return nil, &fs.PathError{Op: "stat", Path: name, Err: pathless(err)}
 		}
 		if !st.Mode().IsRegular() {
 			f.Close()
@@ -172,4 +175,19 @@ func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	}
 	d.read = true
 	return d.fsys.ReadDir(d.name)
+}
+
+// pathless returns err without the path it names (an *fs.PathError's or
+// *os.LinkError's): diagnostics are published, and a path on the build
+// machine is not for the site. The caller names the file as it is shown.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

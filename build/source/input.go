@@ -41,11 +41,16 @@ type File struct {
 type Input struct {
 	// Root is the source root the skill was found in, as given, and
 	// RootIndex its position among the roots: a later root wins a name.
+	// RootShown is Root as paths under it are shown (Options.Display).
 	Root      string
+	RootShown string
 	RootIndex int
 	// Path locates the skill for people: the folder, the archive file, or
-	// the UASP document, joined to Root as given.
-	Path      string
+	// the UASP document, joined to RootShown.
+	Path string
+	// RepoPath is Path inside the repository the sources come from
+	// (slash-separated), or "" when that is unknown (Options.RepoDir).
+	RepoPath  string
 	Packaging Packaging
 	// DirName is the name of the folder that holds the skill, which the
 	// Agent Skills spec wants equal to the skill's name: the folder's

@@ -30,6 +30,7 @@ type siteFlags struct {
 	configFile string
 	noMinify   bool
 	quiet      bool
+	verbose    bool
 	cpuProfile string
 	memProfile string
 }
@@ -39,9 +40,10 @@ func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
 	cmd.Flags().StringVarP(&f.output, "output", "o", defaultOutput, "the site folder to write; skilldex replaces it only if it made it")
 	cmd.Flags().StringVar(&f.baseURL, "base-url", "", "URL the site is served from, such as https://acme.github.io/skills/ (a GitHub project site lives under /<repo>/)")
 	cmd.Flags().StringVar(&f.title, "title", "", "the site's title (default \"Agent skills\")")
-	cmd.Flags().StringVar(&f.configFile, "config", "", "config file (default: "+ConfigFile+" in the current folder, if there is one)")
+	configFlag(cmd, &f.configFile)
 	cmd.Flags().BoolVar(&f.noMinify, "no-minify", false, "write HTML, CSS and JavaScript as generated")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only errors")
+	cmd.Flags().BoolVar(&f.verbose, "verbose", false, "also print the folders of the sources not searched, and why")
 	cmd.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof reads it)")
 	cmd.Flags().StringVar(&f.memProfile, "memprofile", "", "write a heap profile to this file when the build ends: alloc_space is what the whole build allocated, inuse_space what it still held")
 }
@@ -91,22 +93,23 @@ type buildPlan struct {
 // plan merges the config file, the flags (which win) and the defaults. With
 // no source and no config file, it unpacks the embedded demo catalog.
 func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) {
-	cfg, err := loadConfig(f.configFile)
+	cs, err := readSources(f.configFile, args)
 	if err != nil {
 		return nil, err
 	}
-	if cfg == nil {
-		cfg = &config{}
-	}
+	cfg := cs.cfg
 	p := &buildPlan{cleanup: func() {}}
-	sources := args
-	if len(sources) == 0 {
-		sources = cfg.Sources
-	}
+	sources := cs.sources
 	changed := cmd.Flags().Changed
 	lo := f.sources.loadOptions(sources)
 	if !changed("strict") && cfg.Strict {
 		lo.Strict = true
+	}
+	// What the site says of the sources names no folder of this machine.
+	lo.Source.Display = cs.display(sources)
+	lo.Source.RepoDir = cs.repoDirs(sources)
+	if f.verbose {
+		lo.Skipped = printSkipped(cmd.ErrOrStderr())
 	}
 	if len(sources) == 0 {
 		dir, err := os.MkdirTemp("", "skilldex-demo-")
@@ -127,10 +130,7 @@ func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) 
 		p.cleanup = func() { os.RemoveAll(dir) }
 		p.demo = true
 	}
-	output := f.output
-	if !changed("output") && cfg.Output != "" {
-		output = cfg.Output
-	}
+	output := cs.output(f.output, changed("output"))
 	base := cfg.BaseURL
 	if changed("base-url") {
 		base = f.baseURL
@@ -151,7 +151,7 @@ func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) 
 		return nil, fmt.Errorf("%v; give a URL such as https://acme.github.io/skills/ or a path such as /skills/", err)
 	}
 	info.Description = cfg.Description
-	info.Repository = cfg.Repository
+	info.Repository, info.RepositoryBranch = cfg.Repository.URL, cfg.Repository.Branch
 	info.QueryPaths = cfg.API.Paths
 	info.LegacyDiscovery = cfg.Discovery.Legacy
 	info.Parts = cfg.parts()
@@ -170,8 +170,16 @@ skill, and writes the whole site to the output folder: HTML pages, the
 search index, and the static JSON endpoints agents read.
 
 Sources come from the arguments, else from the config file (skilldex.yaml
-in the current folder, or --config), else the embedded demo catalog.
-Flags override the config file.
+in the current folder, or --config): its sources, else its own folder.
+With neither, build reads the embedded demo catalog. Flags override the
+config file. Folders are searched recursively, hidden ones included, but
+never a site skilldex built (a folder holding .skilldex-site), the output
+folder, version control data (.git, ...) or installed dependencies
+(node_modules, a Python virtualenv, ...); --verbose lists them.
+
+Pages, the report and the JSON files name each skill's source relative to
+the catalog root: the folder of the config file, else the current folder
+when the source is inside it, else the source's parent folder.
 
 The site is written to a temporary folder and swapped in at the end, so a
 failed or interrupted build leaves the previous site as it was. skilldex

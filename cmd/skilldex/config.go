@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/skilldex/skilldex/build/forge"
 	"github.com/skilldex/skilldex/build/siteinfo"
 )
 
@@ -23,7 +25,7 @@ type config struct {
 	Title       string   `yaml:"title"`
 	Description string   `yaml:"description"`
 	BaseURL     string   `yaml:"base_url"`
-	Repository  string   `yaml:"repository"`
+	Repository  repoSpec `yaml:"repository"`
 	Sources     []string `yaml:"sources"`
 	Output      string   `yaml:"output"`
 	Strict      bool     `yaml:"strict"`
@@ -86,6 +88,9 @@ func loadConfig(path string) (*config, error) {
 	default:
 		return nil, fmt.Errorf("%s: discovery.legacy is %q; want auto, true or false", path, c.Discovery.Legacy)
 	}
+	if err := c.Repository.check(); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
 	c.path = path
 	c.dir = filepath.Dir(path)
 	for i, s := range c.Sources {
@@ -131,4 +136,54 @@ func yamlMessage(err error) string {
 		}
 	}
 	return msg
+}
+
+// repoSpec is the repository: key, a URL or a mapping {url, branch,
+// path}, as MkDocs' repo_url and edit_uri. Path is the folder of
+// skilldex.yaml inside the repository ("" for its root folder); each
+// skill page links to its source there, on branch (default main).
+type repoSpec struct {
+	URL    string `yaml:"url"`
+	Branch string `yaml:"branch"`
+	Path   string `yaml:"path"`
+}
+
+func (r *repoSpec) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		return n.Decode(&r.URL)
+	}
+	if n.Kind != yaml.MappingNode {
+		return fmt.Errorf("line %d: repository is a URL, or a mapping with url, branch and path", n.Line)
+	}
+	// A custom unmarshaler's decoder does not reject unknown keys.
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		switch k := n.Content[i]; k.Value {
+		case "url", "branch", "path":
+		default:
+			return fmt.Errorf("line %d: key repository.%s is not a known key (the keys are url, branch and path)", k.Line, k.Value)
+		}
+	}
+	type plain repoSpec
+	return n.Decode((*plain)(r))
+}
+
+// check says what is wrong with the repository settings.
+func (r *repoSpec) check() error {
+	if r.URL == "" {
+		if r.Branch != "" || r.Path != "" {
+			return errors.New("repository has a branch or path but no url; add url: https://github.com/OWNER/REPO")
+		}
+		return nil
+	}
+	if _, ok := forge.Repository(r.URL); !ok {
+		return fmt.Errorf("repository is %q; give the http(s) URL of the repository's web page, without a user name or password (it is published), such as https://github.com/OWNER/REPO", r.URL)
+	}
+	if r.Path != "" {
+		p := path.Clean(strings.Trim(r.Path, "/"))
+		if p == ".." || strings.HasPrefix(p, "../") {
+			return fmt.Errorf("repository.path is %q; give the folder of %s inside the repository, such as docs/skills", r.Path, ConfigFile)
+		}
+		r.Path = p
+	}
+	return nil
 }

@@ -14,11 +14,13 @@ import (
 
 func newQueryCmd() *cobra.Command {
 	var sf sourceFlags
-	var site string
+	var site, configFile string
+	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "query [SOURCE... | --site DIR] 'NAME:PATH[?KEY=GLOB&...]'",
 		Short: "Answer a UASP query about a skill of the sources",
-		Long: `query reads the sources (default: the current folder), finds the skill
+		Long: `query reads the sources (as build and validate read them: the arguments,
+else the config file's sources, else the current folder), finds the skill
 NAME, and prints the answer to PATH in its UASP document: the author's
 NAME.uasp.yaml, or the document derived from its SKILL.md.
 
@@ -46,10 +48,6 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw := args[len(args)-1]
-			sources := args[:len(args)-1]
-			if len(sources) == 0 {
-				sources = []string{"."}
-			}
 			q, err := uasp.ParseQuery(raw)
 			if err != nil {
 				return failure(fmt.Errorf("query %q: %v", raw, err))
@@ -60,7 +58,11 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 				}
 				return querySite(cmd, site, q)
 			}
-			c, err := build.Load(cmd.Context(), sf.loadOptions(sources))
+			opt, _, err := sf.catalogOptions(cmd, configFile, args[:len(args)-1], verbose)
+			if err != nil {
+				return failure(err)
+			}
+			c, err := build.Load(cmd.Context(), opt)
 			if err != nil {
 				return failure(err)
 			}
@@ -86,6 +88,8 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 	}
 	sf.register(cmd)
 	cmd.Flags().StringVar(&site, "site", "", "answer from the built site in `DIR` (its api/v1 files) instead of the sources")
+	configFlag(cmd, &configFile)
+	cmd.Flags().BoolVar(&verbose, "verbose", false, "also print the folders of the sources not searched, and why")
 	return cmd
 }
 

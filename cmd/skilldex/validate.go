@@ -38,7 +38,7 @@ func (f *sourceFlags) loadOptions(sources []string) build.LoadOptions {
 
 func newValidateCmd() *cobra.Command {
 	var sf sourceFlags
-	var format string
+	var format, configFile string
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "validate [SOURCE...]",
@@ -46,6 +46,14 @@ func newValidateCmd() *cobra.Command {
 		Long: `validate reads the sources (folders searched recursively, .skill and .zip
 archives, NAME.uasp.yaml documents, SkillBag workspaces) and reports every
 problem with its file, line and column.
+
+Sources come from the arguments, else from the config file (skilldex.yaml
+in the current folder, or --config) as build reads it, else the current
+folder: a bare skilldex validate in a catalog repository checks what
+skilldex build publishes. Paths are shown as given, but for --format github
+and sarif, which name files relative to the repository: there, they are
+relative to the catalog root (the config file's folder, else the current
+folder), under repository.path when the config sets it.
 
 By default it is lenient, as real clients are: a skill is rejected only when
 it cannot be read or has no usable name or description; other spec
@@ -62,11 +70,13 @@ warns); 1 otherwise; 2 on usage or I/O failure.`,
 			if !contains(report.Formats, format) {
 				return failure(fmt.Errorf("unknown --format %q (want %s)", format, strings.Join(report.Formats, ", ")))
 			}
-			sources := args
-			if len(sources) == 0 {
-				sources = []string{"."}
+			opt, cs, err := sf.catalogOptions(cmd, configFile, args, verbose)
+			if err != nil {
+				return failure(err)
 			}
-			opt := sf.loadOptions(sources)
+			if format == "github" || format == "sarif" {
+				opt.Source.Display = cs.repoDisplay(opt.Sources)
+			}
 			opt.NoDerive = true // checking needs no derived document
 			c, err := build.Load(cmd.Context(), opt)
 			if err != nil {
@@ -75,7 +85,7 @@ warns); 1 otherwise; 2 on usage or I/O failure.`,
 			if err := report.Write(cmd.OutOrStdout(), format, c, report.Options{Verbose: verbose, Version: version}); err != nil {
 				return failure(err)
 			}
-			if code := findingsCode(c, sf.strict); code != exitOK {
+			if code := findingsCode(c, opt.Strict); code != exitOK {
 				return &exitError{code: code}
 			}
 			return nil
@@ -83,8 +93,33 @@ warns); 1 otherwise; 2 on usage or I/O failure.`,
 	}
 	sf.register(cmd)
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, json, github or sarif")
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print info diagnostics (text format)")
+	configFlag(cmd, &configFile)
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print info diagnostics (text format), and the folders of the sources not searched, and why")
 	return cmd
+}
+
+// catalogOptions are the load options of validate and query: the sources
+// and settings of the config file, as build reads them, with the current
+// folder for sources when there is neither argument nor config file.
+// verbose prints the folders not searched on stderr.
+func (f *sourceFlags) catalogOptions(cmd *cobra.Command, configFile string, args []string, verbose bool) (build.LoadOptions, *catalogSources, error) {
+	cs, err := readSources(configFile, args)
+	if err != nil {
+		return build.LoadOptions{}, nil, err
+	}
+	sources := cs.sources
+	if len(sources) == 0 {
+		sources = []string{"."}
+	}
+	opt := f.loadOptions(sources)
+	if !cmd.Flags().Changed("strict") && cs.cfg.Strict {
+		opt.Strict = true
+	}
+	opt.Source.Exclude = []string{cs.output("public", false)}
+	if verbose {
+		opt.Skipped = printSkipped(cmd.ErrOrStderr())
+	}
+	return opt, cs, nil
 }
 
 // findingsCode is 1 when a skill is rejected or, with strict, anything

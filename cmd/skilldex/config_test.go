@@ -1,0 +1,76 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestConfigRepository(t *testing.T) {
+	cases := []struct {
+		yaml string
+		want repoSpec
+		err  string
+	}{
+		{"title: x\n", repoSpec{}, ""},
+		{"repository: https://github.com/acme/skills\n", repoSpec{URL: "https://github.com/acme/skills"}, ""},
+		{"repository:\n  url: https://gitlab.com/acme/skills\n  branch: dev\n  path: /docs/skills/\n", repoSpec{URL: "https://gitlab.com/acme/skills", Branch: "dev", Path: "docs/skills"}, ""},
+		{"repository:\n  url: https://github.com/acme/skills\n  path: .\n", repoSpec{URL: "https://github.com/acme/skills", Path: "."}, ""},
+		{"repository:\n  url: https://github.com/acme/skills\n  edit_uri: x\n", repoSpec{}, "line 3: key repository.edit_uri is not a known key"},
+		{"repository:\n  branch: dev\n", repoSpec{}, "no url"},
+		{"repository: git@github.com:acme/skills.git\n", repoSpec{}, "give the http(s) URL"},
+		{"repository: https://me:token@github.com/acme/skills\n", repoSpec{}, "without a user name or password"},
+		{"repository:\n  url: https://github.com/acme/skills\n  path: ../up\n", repoSpec{}, "repository.path is"},
+		{"repository: [a, b]\n", repoSpec{}, "repository is a URL, or a mapping"},
+	}
+	for _, c := range cases {
+		p := filepath.Join(t.TempDir(), ConfigFile)
+		if err := os.WriteFile(p, []byte(c.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := loadConfig(p)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%q: error %v, want %q", c.yaml, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", c.yaml, err)
+			continue
+		}
+		if cfg.Repository != c.want {
+			t.Errorf("%q: %+v, want %+v", c.yaml, cfg.Repository, c.want)
+		}
+	}
+}
+
+// TestCatalogRootDisplay: a source is shown relative to the catalog root,
+// or from its own folder when it is outside; it has a place in the
+// repository when it is inside the repository that repository.path says
+// holds the config's folder.
+func TestCatalogRootDisplay(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo", "site")
+	cs := &catalogSources{cfg: &config{Repository: repoSpec{URL: "https://github.com/a/b", Path: "site"}}, root: root}
+	cases := []struct {
+		src, shown, repo string
+	}{
+		{root, ".", "site"},
+		{filepath.Join(root, "skills"), "skills", "site/skills"},
+		{filepath.Join(root, "skills", "x", "SKILL.md"), filepath.Join("skills", "x", "SKILL.md"), "site/skills/x/SKILL.md"},
+		{filepath.Join(root, "..", "shared"), "shared", "shared"},
+		{filepath.Join(root, "..", "..", "elsewhere", "skills"), "skills", ""},
+		{filepath.Join(root, "..", "..", "elsewhere", "x", "SKILL.md"), filepath.Join("x", "SKILL.md"), ""},
+	}
+	var srcs []string
+	for _, c := range cases {
+		srcs = append(srcs, c.src)
+	}
+	shown, repo := cs.display(srcs), cs.repoDirs(srcs)
+	for _, c := range cases {
+		if shown[c.src] != c.shown || repo[c.src] != c.repo {
+			t.Errorf("%s: shown %q, in the repository %q; want %q, %q", c.src, shown[c.src], repo[c.src], c.shown, c.repo)
+		}
+	}
+}
