@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -169,7 +170,7 @@ func TestSiteBuild(t *testing.T) {
 				"index.html", "skills/pdf-tools/index.html", "skills/csv-stats/index.html",
 				"skills/mermaid-diagrams/index.html", "tags/index.html", "tags/pdf/index.html",
 				"categories/data/index.html", "capabilities/data-profile/index.html", "types/knowledge/index.html",
-				"search/index.html", "report/index.html", "404.html", "sitemap.xml", "robots.txt",
+				"search/index.html", "report/index.html", "404.html", "robots.txt",
 				"feed.xml", ".nojekyll", "assets/style.css", "assets/search.js", "assets/search-core.js", "assets/theme.js",
 			} {
 				if _, err := os.Stat(filepath.Join(out, f)); err != nil {
@@ -247,6 +248,89 @@ func TestSkillPageContent(t *testing.T) {
 	feed := read("feed.xml")
 	if !strings.Contains(feed, "<updated>2025-03-04T00:00:00Z</updated>") {
 		t.Errorf("feed.xml lacks the date from the frontmatter:\n%s", feed)
+	}
+}
+
+// TestWithoutBaseURL: a site built without a base URL claims no origin.
+// It has no sitemap (whose URLs must be absolute) and no Sitemap line in
+// robots.txt, its feed's ids are URNs that stay the same from build to
+// build, no page has a canonical link, no file names a made-up host, and
+// the build says once what was left out.
+func TestWithoutBaseURL(t *testing.T) {
+	src := writeCatalog(t)
+	out, res := buildFrom(t, src, "/")
+	if _, err := os.Stat(filepath.Join(out, "sitemap.xml")); err == nil {
+		t.Error("sitemap.xml was written without a base URL")
+	}
+	files := tree(t, out)
+	if robots := string(files["robots.txt"]); strings.Contains(robots, "Sitemap") {
+		t.Errorf("robots.txt points at a sitemap:\n%s", robots)
+	}
+	feed := string(files["feed.xml"])
+	ids := regexp.MustCompile(`<id>([^<]*)</id>`).FindAllStringSubmatch(feed, -1)
+	if len(ids) < 4 {
+		t.Fatalf("feed.xml has %d ids:\n%s", len(ids), feed)
+	}
+	uuid := regexp.MustCompile(`^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	for _, id := range ids {
+		if !uuid.MatchString(id[1]) {
+			t.Errorf("feed id %q is not a version 5 UUID URN", id[1])
+		}
+	}
+	again, _ := buildFrom(t, src, "/")
+	if b, _ := os.ReadFile(filepath.Join(again, "feed.xml")); string(b) != feed {
+		t.Error("feed.xml differs between two builds: its ids are not permanent")
+	}
+	for name, data := range files {
+		for _, bad := range []string{`rel="canonical"`, `property="og:url"`} {
+			if bytes.Contains(data, []byte(bad)) {
+				t.Errorf("%s holds %q", name, bad)
+			}
+		}
+	}
+	if len(res.Notices) != 1 || res.Notices[0].Setting != build.SettingBaseURL || !strings.Contains(res.Notices[0].Message, "sitemap.xml") {
+		t.Errorf("notices %+v, want one about the base URL that names sitemap.xml", res.Notices)
+	}
+	if _, res := buildFrom(t, src, "https://acme.github.io/skills/"); len(res.Notices) != 0 {
+		t.Errorf("a build with a base URL has notices %+v", res.Notices)
+	}
+}
+
+// TestSitemapLastmod: with a base URL, robots.txt points at the sitemap,
+// and a skill's page has its lastmod from the date its sources give, and
+// no lastmod when they give none (SOURCE_DATE_EPOCH dates the feed, never
+// the sitemap).
+func TestSitemapLastmod(t *testing.T) {
+	info, err := siteinfo.New("Test skills", "https://acme.github.io/skills/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info.Date = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	out := filepath.Join(t.TempDir(), "public")
+	opt := build.Options{Output: out, Site: info}
+	opt.Sources = []string{writeCatalog(t)}
+	if _, err := build.Build(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	files := tree(t, out)
+	if robots := string(files["robots.txt"]); !strings.Contains(robots, "\nSitemap: https://acme.github.io/skills/sitemap.xml\n") {
+		t.Errorf("robots.txt does not point at the sitemap:\n%s", robots)
+	}
+	sitemap := string(files["sitemap.xml"])
+	for _, want := range []string{
+		"<url><loc>https://acme.github.io/skills/skills/pdf-tools/</loc><lastmod>2025-03-04</lastmod></url>\n",
+		"<url><loc>https://acme.github.io/skills/skills/csv-stats/</loc></url>\n",
+		"<url><loc>https://acme.github.io/skills/</loc></url>\n",
+	} {
+		if !strings.Contains(sitemap, want) {
+			t.Errorf("sitemap.xml lacks %q:\n%s", want, sitemap)
+		}
+	}
+	if strings.Contains(sitemap, "2024-01-02") {
+		t.Error("sitemap.xml dates a page with SOURCE_DATE_EPOCH's date")
+	}
+	if !strings.Contains(string(files["feed.xml"]), "<id>https://acme.github.io/skills/skills/pdf-tools/</id>") {
+		t.Error("with a base URL, the feed's ids are not the pages' URLs")
 	}
 }
 
