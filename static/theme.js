@@ -33,8 +33,7 @@
 
   // Buttons with data-copy="ID" copy the text of element ID.
   function wireCopy() {
-    var buttons = document.querySelectorAll('button[data-copy]');
-    Array.prototype.forEach.call(buttons, function (btn) {
+    each(document.querySelectorAll('button[data-copy]'), function (btn) {
       var target = document.getElementById(btn.getAttribute('data-copy'));
       if (!target || !navigator.clipboard) return;
       btn.hidden = false;
@@ -63,7 +62,30 @@
     });
   }
 
-  function ready() { wireTheme(); wireCopy(); wireSlash(); }
+  // A site built without an absolute base URL cannot know the address it
+  // is read at: each element with data-shell-url gets the absolute URL of
+  // its link, as a shell word, and the commands that hold them
+  // (data-needs-site) take the place of the prose that stands in for them
+  // without JavaScript (data-without-site).
+  function wireSiteURL() {
+    if (!/^https?:$/.test(location.protocol)) return;
+    var words = document.querySelectorAll('[data-shell-url]');
+    if (!words.length) return;
+    each(words, function (el) {
+      el.textContent = shellWord(new URL(el.getAttribute('data-shell-url'), location.href).href);
+    });
+    each(document.querySelectorAll('[data-needs-site]'), function (el) { el.hidden = false; });
+    each(document.querySelectorAll('[data-without-site]'), function (el) { el.hidden = true; });
+  }
+
+  // shellWord quotes s for a POSIX shell as build/site's shellWord does.
+  function shellWord(s) {
+    return /^[A-Za-z0-9_.~:\/%@+=,-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'";
+  }
+
+  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+
+  function ready() { wireSiteURL(); wireTheme(); wireCopy(); wireSlash(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);
   else ready();
 })();

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -282,7 +283,7 @@ func TestWithoutBaseURL(t *testing.T) {
 		t.Error("feed.xml differs between two builds: its ids are not permanent")
 	}
 	for name, data := range files {
-		for _, bad := range []string{`rel="canonical"`, `property="og:url"`} {
+		for _, bad := range []string{"YOUR-SITE", "://YOUR", `rel="canonical"`, `property="og:url"`} {
 			if bytes.Contains(data, []byte(bad)) {
 				t.Errorf("%s holds %q", name, bad)
 			}
@@ -332,6 +333,131 @@ func TestSitemapLastmod(t *testing.T) {
 	if !strings.Contains(string(files["feed.xml"]), "<id>https://acme.github.io/skills/skills/pdf-tools/</id>") {
 		t.Error("with a base URL, the feed's ids are not the pages' URLs")
 	}
+}
+
+// TestInstallBox: a skill page leads with the skills CLI's command when
+// the CLI can install the skill (a UASP document alone is no Agent Skill),
+// then the command that unpacks the archive; the home page adds the whole
+// catalog. Without a base URL the commands wait for the page's script to
+// know the address, and prose says what to type meanwhile.
+func TestInstallBox(t *testing.T) {
+	src := writeCatalog(t)
+	abs, _ := buildFrom(t, src, "https://acme.github.io/skills/")
+	for _, c := range []struct {
+		page, id, want string // want "" for no such element
+	}{
+		{"skills/pdf-tools/", "sd-install-cli", "npx skills add https://acme.github.io/skills/ --skill pdf-tools"},
+		{"skills/pdf-tools/", "sd-install-zip", "dir=~/.claude/skills\ncurl -fsSLo /tmp/pdf-tools.skill https://acme.github.io/skills/skills/pdf-tools/pdf-tools.skill" +
+			` && mkdir -p "$dir" && unzip -o /tmp/pdf-tools.skill -d "$dir"`},
+		{"skills/csv-stats/", "sd-install-cli", "npx skills add https://acme.github.io/skills/ --skill csv-stats"},
+		{"skills/mermaid-diagrams/", "sd-install-cli", ""},
+		{"skills/mermaid-diagrams/", "sd-install-zip", "dir=~/.claude/skills\ncurl -fsSLo /tmp/mermaid-diagrams.skill https://acme.github.io/skills/skills/mermaid-diagrams/mermaid-diagrams.skill" +
+			` && mkdir -p "$dir" && unzip -o /tmp/mermaid-diagrams.skill -d "$dir"`},
+		{"", "sd-addall", "npx skills add https://acme.github.io/skills/"},
+	} {
+		n := byID(t, abs, c.page, c.id)
+		switch {
+		case c.want == "" && n != nil:
+			t.Errorf("%s has #%s: %q", c.page, c.id, nodeText(n))
+		case c.want != "" && n == nil:
+			t.Errorf("%s has no #%s", c.page, c.id)
+		case c.want != "" && nodeText(n) != c.want:
+			t.Errorf("%s #%s is %q, want %q", c.page, c.id, nodeText(n), c.want)
+		}
+	}
+	// The box of a skill only the archive installs has its manual part open.
+	if d := byClass(t, abs, "skills/mermaid-diagrams/", "sd-manual"); d == nil || !hasAttr(d, "open") {
+		t.Error("mermaid-diagrams: the manual install is not open, though the CLI cannot install it")
+	}
+	if d := byClass(t, abs, "skills/pdf-tools/", "sd-manual"); d == nil || hasAttr(d, "open") {
+		t.Error("pdf-tools: the manual install is open below the CLI's command, or missing")
+	}
+
+	rel, _ := buildFrom(t, src, "/")
+	for _, c := range []struct{ page, id, link string }{
+		{"skills/pdf-tools/", "sd-install-cli", "/"},
+		{"skills/pdf-tools/", "sd-install-zip", "/skills/pdf-tools/pdf-tools.skill"},
+		{"", "sd-addall", "/"},
+	} {
+		pre := byID(t, rel, c.page, c.id)
+		if pre == nil {
+			t.Errorf("%s has no #%s", c.page, c.id)
+			continue
+		}
+		var link string
+		for n := range pre.Descendants() {
+			if v, ok := attr(n, "data-shell-url"); ok {
+				link = v
+			}
+		}
+		if link != c.link || strings.Contains(nodeText(pre), "://") {
+			t.Errorf("%s #%s: %q, data-shell-url %q: want no address, and the link %s for the script", c.page, c.id, nodeText(pre), link, c.link)
+		}
+		if snippet := pre.Parent; !hasAttr(snippet, "hidden") || !hasAttr(snippet, "data-needs-site") {
+			t.Errorf("%s #%s: its snippet is not hidden until the script fills it in", c.page, c.id)
+		}
+		prose := pre.Parent.NextSibling
+		for prose != nil && prose.Type != html.ElementNode {
+			prose = prose.NextSibling
+		}
+		if prose == nil || !hasAttr(prose, "data-without-site") || !strings.Contains(nodeText(prose), "unzip") && !strings.Contains(nodeText(prose), "this site's address") {
+			t.Errorf("%s #%s: no prose stands in for the command without JavaScript", c.page, c.id)
+		}
+	}
+}
+
+// byID returns the element of the site page with id, or nil.
+func byID(t *testing.T, out, page, id string) *html.Node {
+	t.Helper()
+	return find(t, out, page, func(n *html.Node) bool { v, _ := attr(n, "id"); return v == id })
+}
+
+// byClass returns the first element of the site page with class, or nil.
+func byClass(t *testing.T, out, page, class string) *html.Node {
+	t.Helper()
+	return find(t, out, page, func(n *html.Node) bool {
+		v, _ := attr(n, "class")
+		return slices.Contains(strings.Fields(v), class)
+	})
+}
+
+func find(t *testing.T, out, page string, ok func(*html.Node) bool) *html.Node {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(siteinfo.FileOf(page))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && ok(n) {
+			return n
+		}
+	}
+	return nil
+}
+
+func attr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+func hasAttr(n *html.Node, key string) bool { _, ok := attr(n, key); return ok }
+
+func nodeText(n *html.Node) string {
+	var b strings.Builder
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode {
+			b.WriteString(d.Data)
+		}
+	}
+	return b.String()
 }
 
 func TestSiteDeterministic(t *testing.T) {
@@ -524,6 +650,13 @@ func TestPartsLeftOut(t *testing.T) {
 		}
 		if m := re.Find(b); m != nil {
 			t.Errorf("%s still links %s", f, m)
+		}
+	}
+	// With neither the sources nor the archives, nothing installs a skill:
+	// no page offers to.
+	for _, f := range []string{"skills/pdf-tools/index.html", "skills/csv-stats/index.html", "index.html"} {
+		if b, _ := os.ReadFile(filepath.Join(out, f)); bytes.Contains(b, []byte("npx skills")) || bytes.Contains(b, []byte("sd-install")) {
+			t.Errorf("%s offers an install command, though the site publishes nothing to install", f)
 		}
 	}
 	// Derived docs are left out; a document the author wrote is the page.
