@@ -17,10 +17,11 @@
     var btn = document.getElementById('sd-theme');
     if (!btn) return;
     btn.hidden = false;
+    var text = btn.querySelector('.sd-theme-label') || btn;
     var label = function () {
       var dark = current() === 'dark';
       btn.setAttribute('aria-pressed', dark ? 'true' : 'false');
-      btn.textContent = dark ? 'Light mode' : 'Dark mode';
+      text.textContent = dark ? 'Light mode' : 'Dark mode';
     };
     label();
     btn.addEventListener('click', function () {
@@ -57,8 +58,26 @@
       if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
       var t = e.target;
       if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      if (!box.offsetParent) return; // a narrow screen shows a link instead
       e.preventDefault();
       box.focus();
+    });
+  }
+
+  // The menu of a narrow screen (a details element, which works without
+  // this) also closes on Escape, back to its button, and on a click
+  // elsewhere, as people expect of a menu.
+  function wireMenu() {
+    var menu = document.querySelector('.sd-menu');
+    if (!menu) return;
+    var summary = menu.querySelector('summary');
+    document.addEventListener('keydown', function (e) {
+      if (e.key !== 'Escape' || !menu.open || !summary.offsetParent) return;
+      menu.open = false;
+      summary.focus();
+    });
+    document.addEventListener('click', function (e) {
+      if (menu.open && summary.offsetParent && !menu.contains(e.target)) menu.open = false;
     });
   }
 
@@ -85,7 +104,7 @@
 
   function each(list, fn) { Array.prototype.forEach.call(list, fn); }
 
-  function ready() { wireSiteURL(); wireTheme(); wireCopy(); wireSlash(); }
+  function ready() { wireSiteURL(); wireTheme(); wireCopy(); wireSlash(); wireMenu(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);
   else ready();
 })();
