@@ -358,11 +358,11 @@ func TestInstallBox(t *testing.T) {
 		n := byID(t, abs, c.page, c.id)
 		switch {
 		case c.want == "" && n != nil:
-			t.Errorf("%s has #%s: %q", c.page, c.id, nodeText(n))
+			t.Errorf("%s has #%s: %q", c.page, c.id, testutil.Text(n))
 		case c.want != "" && n == nil:
 			t.Errorf("%s has no #%s", c.page, c.id)
-		case c.want != "" && nodeText(n) != c.want:
-			t.Errorf("%s #%s is %q, want %q", c.page, c.id, nodeText(n), c.want)
+		case c.want != "" && testutil.Text(n) != c.want:
+			t.Errorf("%s #%s is %q, want %q", c.page, c.id, testutil.Text(n), c.want)
 		}
 	}
 	// The box of a skill only the archive installs has its manual part open.
@@ -386,12 +386,12 @@ func TestInstallBox(t *testing.T) {
 		}
 		var link string
 		for n := range pre.Descendants() {
-			if v, ok := attr(n, "data-shell-url"); ok {
+			if v, ok := testutil.Attr(n, "data-shell-url"); ok {
 				link = v
 			}
 		}
-		if link != c.link || strings.Contains(nodeText(pre), "://") {
-			t.Errorf("%s #%s: %q, data-shell-url %q: want no address, and the link %s for the script", c.page, c.id, nodeText(pre), link, c.link)
+		if link != c.link || strings.Contains(testutil.Text(pre), "://") {
+			t.Errorf("%s #%s: %q, data-shell-url %q: want no address, and the link %s for the script", c.page, c.id, testutil.Text(pre), link, c.link)
 		}
 		if snippet := pre.Parent; !hasAttr(snippet, "hidden") || !hasAttr(snippet, "data-needs-site") {
 			t.Errorf("%s #%s: its snippet is not hidden until the script fills it in", c.page, c.id)
@@ -400,7 +400,7 @@ func TestInstallBox(t *testing.T) {
 		for prose != nil && prose.Type != html.ElementNode {
 			prose = prose.NextSibling
 		}
-		if prose == nil || !hasAttr(prose, "data-without-site") || !strings.Contains(nodeText(prose), "unzip") && !strings.Contains(nodeText(prose), "this site's address") {
+		if prose == nil || !hasAttr(prose, "data-without-site") || !strings.Contains(testutil.Text(prose), "unzip") && !strings.Contains(testutil.Text(prose), "this site's address") {
 			t.Errorf("%s #%s: no prose stands in for the command without JavaScript", c.page, c.id)
 		}
 	}
@@ -409,56 +409,24 @@ func TestInstallBox(t *testing.T) {
 // byID returns the element of the site page with id, or nil.
 func byID(t *testing.T, out, page, id string) *html.Node {
 	t.Helper()
-	return find(t, out, page, func(n *html.Node) bool { v, _ := attr(n, "id"); return v == id })
+	return testutil.ElementByID(readPage(t, out, page), id)
 }
 
 // byClass returns the first element of the site page with class, or nil.
 func byClass(t *testing.T, out, page, class string) *html.Node {
 	t.Helper()
-	return find(t, out, page, func(n *html.Node) bool {
-		v, _ := attr(n, "class")
+	return testutil.FindElement(readPage(t, out, page), func(n *html.Node) bool {
+		v, _ := testutil.Attr(n, "class")
 		return slices.Contains(strings.Fields(v), class)
 	})
 }
 
-func find(t *testing.T, out, page string, ok func(*html.Node) bool) *html.Node {
+func readPage(t *testing.T, out, page string) *html.Node {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(siteinfo.FileOf(page))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := html.Parse(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n := range doc.Descendants() {
-		if n.Type == html.ElementNode && ok(n) {
-			return n
-		}
-	}
-	return nil
+	return testutil.ReadHTML(t, filepath.Join(out, filepath.FromSlash(siteinfo.FileOf(page))))
 }
 
-func attr(n *html.Node, key string) (string, bool) {
-	for _, a := range n.Attr {
-		if a.Key == key {
-			return a.Val, true
-		}
-	}
-	return "", false
-}
-
-func hasAttr(n *html.Node, key string) bool { _, ok := attr(n, key); return ok }
-
-func nodeText(n *html.Node) string {
-	var b strings.Builder
-	for d := range n.Descendants() {
-		if d.Type == html.TextNode {
-			b.WriteString(d.Data)
-		}
-	}
-	return b.String()
-}
+func hasAttr(n *html.Node, key string) bool { _, ok := testutil.Attr(n, key); return ok }
 
 func TestSiteDeterministic(t *testing.T) {
 	src := writeCatalog(t)

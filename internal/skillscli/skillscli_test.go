@@ -12,8 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/site"
 	"github.com/skilldex/skilldex/build/siteinfo"
@@ -87,29 +85,11 @@ func testSite(t *testing.T) (*browsertest.Server, string, string) {
 // site, as a person copies it.
 func pageCommand(t *testing.T, dir, page, id string) string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(siteinfo.FileOf(page))))
-	if err != nil {
-		t.Fatal(err)
+	pre := testutil.ElementByID(testutil.ReadHTML(t, filepath.Join(dir, filepath.FromSlash(siteinfo.FileOf(page)))), id)
+	if pre == nil {
+		t.Fatalf("%s has no element #%s", page, id)
 	}
-	doc, err := html.Parse(bytes.NewReader(data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for n := range doc.Descendants() {
-		for _, a := range n.Attr {
-			if a.Key == "id" && a.Val == id {
-				var b strings.Builder
-				for d := range n.Descendants() {
-					if d.Type == html.TextNode {
-						b.WriteString(d.Data)
-					}
-				}
-				return b.String()
-			}
-		}
-	}
-	t.Fatalf("%s has no element #%s", page, id)
-	return ""
+	return testutil.Text(pre)
 }
 
 // npxArgs returns the arguments a command line gives npx skills.
