@@ -212,4 +212,11 @@ func TestInstallCommandWithoutBaseURL(t *testing.T) {
 	if got.Command || !got.Prose || strings.Contains(got.CLI, "://") {
 		t.Errorf("without JavaScript: %+v, want the prose shown in place of the command, and no address made up", got)
 	}
+	// The home page's command for the whole catalog too.
+	check(t, tab, tab.Visit(srv.Page("")))
+	home, err := browsertest.Eval[[]bool](tab, `[document.getElementById('sd-addall'), document.querySelector('.sd-addall [data-without-site]')].map(e => !!e && e.checkVisibility())`)
+	check(t, tab, err)
+	if len(home) != 2 || home[0] || !home[1] {
+		t.Errorf("without JavaScript the home page shows [command, prose] = %v, want the prose alone", home)
+	}
 }
