@@ -82,6 +82,37 @@ type Result struct {
 	Written, Kept int
 	// Manifest describes the site written, for the next build's Previous.
 	Manifest *output.Manifest
+	// Notices say what the site settings left out of the site or made
+	// relative, for the user to hear of once (not findings about the
+	// inputs).
+	Notices []Notice
+}
+
+// A Notice is a consequence of a site setting that the user should know
+// of, and the setting that would change it.
+type Notice struct {
+	// Setting is the key of skilldex.yaml that changes it (SettingBaseURL).
+	Setting string
+	// Message says what the site lacks, in a sentence without a period.
+	Message string
+}
+
+// SettingBaseURL is the setting of the site's base URL.
+const SettingBaseURL = "base_url"
+
+// notices returns what the site settings leave out of the site.
+func notices(site *siteinfo.Info) []Notice {
+	if site.Absolute() {
+		return nil
+	}
+	what := "no base URL is set"
+	if site.Base.Path != "/" {
+		what = "the base URL " + site.Base.Path + " has no host"
+	}
+	return []Notice{{
+		Setting: SettingBaseURL,
+		Message: what + ": sitemap.xml and canonical links are left out, and the feed, llms.txt and the JSON API link relative to the site",
+	}}
 }
 
 // writeOptions say how write runs the writers.
@@ -310,5 +341,6 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	}
 	opt.Cache.writers().Sweep()
 	written, kept := out.Stats()
-	return &Result{Catalog: c, Site: site, Files: files, Duration: time.Since(start), Written: written, Kept: kept, Manifest: out.Manifest()}, nil
+	return &Result{Catalog: c, Site: site, Files: files, Duration: time.Since(start), Written: written, Kept: kept,
+		Manifest: out.Manifest(), Notices: notices(site)}, nil
 }

@@ -17,10 +17,11 @@
     var btn = document.getElementById('sd-theme');
     if (!btn) return;
     btn.hidden = false;
+    var text = btn.querySelector('.sd-theme-label') || btn;
     var label = function () {
       var dark = current() === 'dark';
       btn.setAttribute('aria-pressed', dark ? 'true' : 'false');
-      btn.textContent = dark ? 'Light mode' : 'Dark mode';
+      text.textContent = dark ? 'Light mode' : 'Dark mode';
     };
     label();
     btn.addEventListener('click', function () {
@@ -33,8 +34,7 @@
 
   // Buttons with data-copy="ID" copy the text of element ID.
   function wireCopy() {
-    var buttons = document.querySelectorAll('button[data-copy]');
-    Array.prototype.forEach.call(buttons, function (btn) {
+    each(document.querySelectorAll('button[data-copy]'), function (btn) {
       var target = document.getElementById(btn.getAttribute('data-copy'));
       if (!target || !navigator.clipboard) return;
       btn.hidden = false;
@@ -58,12 +58,53 @@
       if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
       var t = e.target;
       if (t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName))) return;
+      if (!box.offsetParent) return; // a narrow screen shows a link instead
       e.preventDefault();
       box.focus();
     });
   }
 
-  function ready() { wireTheme(); wireCopy(); wireSlash(); }
+  // The menu of a narrow screen (a details element, which works without
+  // this) also closes on Escape, back to its button, and on a click
+  // elsewhere, as people expect of a menu.
+  function wireMenu() {
+    var menu = document.querySelector('.sd-menu');
+    if (!menu) return;
+    var summary = menu.querySelector('summary');
+    document.addEventListener('keydown', function (e) {
+      if (e.key !== 'Escape' || !menu.open || !summary.offsetParent) return;
+      menu.open = false;
+      summary.focus();
+    });
+    document.addEventListener('click', function (e) {
+      if (menu.open && summary.offsetParent && !menu.contains(e.target)) menu.open = false;
+    });
+  }
+
+  // A site built without an absolute base URL cannot know the address it
+  // is read at: each element with data-shell-url gets the absolute URL of
+  // its link, as a shell word, and the commands that hold them
+  // (data-needs-site) take the place of the prose that stands in for them
+  // without JavaScript (data-without-site).
+  function wireSiteURL() {
+    if (!/^https?:$/.test(location.protocol)) return;
+    var words = document.querySelectorAll('[data-shell-url]');
+    if (!words.length) return;
+    each(words, function (el) {
+      el.textContent = shellWord(new URL(el.getAttribute('data-shell-url'), location.href).href);
+    });
+    each(document.querySelectorAll('[data-needs-site]'), function (el) { el.hidden = false; });
+    each(document.querySelectorAll('[data-without-site]'), function (el) { el.hidden = true; });
+  }
+
+  // shellWord quotes s for a POSIX shell as build/site's shellWord does.
+  function shellWord(s) {
+    return /^[A-Za-z0-9_.~:\/%@+=,-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'";
+  }
+
+  function each(list, fn) { Array.prototype.forEach.call(list, fn); }
+
+  function ready() { wireSiteURL(); wireTheme(); wireCopy(); wireSlash(); wireMenu(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);
   else ready();
 })();

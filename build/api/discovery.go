@@ -39,22 +39,18 @@ var semver = regexp.MustCompile(`^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0
 func agentSkillsIndex(out *output.Writer, entries []*entry, site *siteinfo.Info) ([]byte, error) {
 	idx := agentSkillsFile{Schema: AgentSkillsSchema, Skills: []agentSkill{}}
 	for _, e := range entries {
-		if !e.hasSkillMD {
+		if !e.hasSkillMD || !site.ListsAgentSkill(e.multiFile) {
 			continue
 		}
 		as := agentSkill{Name: e.name, Type: "skill-md", Description: e.description}
 		var artifact string
 		switch {
-		case e.multiFile && site.Parts.Archives:
-			as.Type, artifact = "archive", flatArchivePath(e.name)
 		case e.multiFile:
-			continue
+			as.Type, artifact = "archive", flatArchivePath(e.name)
 		case site.Parts.Sources:
 			artifact = siteinfo.SkillFile(e.name, "SKILL.md")
-		case site.PublishesLegacyDiscovery():
-			artifact = legacySkillMD(e.name)
 		default:
-			continue
+			artifact = legacySkillMD(e.name)
 		}
 		sum, err := out.Digest(artifact)
 		if err != nil {

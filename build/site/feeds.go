@@ -2,6 +2,8 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/hex"
 	"encoding/xml"
 	"fmt"
 	"slices"
@@ -21,12 +23,16 @@ const sitemapLimit = 40000
 // feedEntries is how many skills the Atom feed lists, newest first.
 const feedEntries = 100
 
+// writeFeeds writes robots.txt, the Atom feed and, when the site has an
+// absolute base URL, sitemap.xml: the sitemap protocol wants absolute URLs,
+// and a site that does not know its origin has none to give (the build
+// says so, see build.Result.Notices).
 func (r *renderer) writeFeeds(c *catalog.Catalog, out *output.Writer) error {
-	if err := r.writeSitemap(out); err != nil {
-		return err
-	}
 	robots := "User-agent: *\nAllow: /\n"
 	if r.site.Absolute() {
+		if err := r.writeSitemap(c, out); err != nil {
+			return err
+		}
 		robots += "Sitemap: " + r.site.URL("sitemap.xml") + "\n"
 	}
 	if err := out.WriteRaw("robots.txt", []byte(robots)); err != nil {
@@ -36,8 +42,17 @@ func (r *renderer) writeFeeds(c *catalog.Catalog, out *output.Writer) error {
 }
 
 // writeSitemap lists every HTML page the site has, which it reads from
-// the output so that no page can be missed.
-func (r *renderer) writeSitemap(out *output.Writer) error {
+// the output so that no page can be missed. A skill's page carries the
+// skill's date as its lastmod when the sources give one (see skillDate);
+// no other page has a date of its own, and a made-up one would mislead
+// crawlers.
+func (r *renderer) writeSitemap(c *catalog.Catalog, out *output.Writer) error {
+	dates := map[string]time.Time{}
+	for _, s := range c.Skills {
+		if t, ok := skillDate(s); ok {
+			dates[siteinfo.SkillPage(s.Name)] = t.UTC()
+		}
+	}
 	var pages []string
 	for _, f := range out.Files() {
 		if f == "404.html" || !strings.HasSuffix(f, ".html") || strings.HasPrefix(f, AssetsDir) {
@@ -48,33 +63,58 @@ func (r *renderer) writeSitemap(out *output.Writer) error {
 		}
 	}
 	slices.Sort(pages)
-	urlset := func(paths []string) []byte {
+	entry := func(b *bytes.Buffer, loc string, lastmod time.Time) {
+		b.WriteString("<loc>")
+		xml.EscapeText(b, []byte(loc))
+		b.WriteString("</loc>")
+		if !lastmod.IsZero() {
+			b.WriteString("<lastmod>" + w3cDate(lastmod) + "</lastmod>")
+		}
+	}
+	// urlset writes one sitemap file and returns its newest lastmod.
+	urlset := func(paths []string) ([]byte, time.Time) {
 		var b bytes.Buffer
+		var newest time.Time
 		b.WriteString(xml.Header + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 		for _, p := range paths {
-			b.WriteString("<url><loc>")
-			xml.EscapeText(&b, []byte(r.site.URL(p)))
-			b.WriteString("</loc></url>\n")
+			t := dates[p]
+			if t.After(newest) {
+				newest = t
+			}
+			b.WriteString("<url>")
+			entry(&b, r.site.URL(p), t)
+			b.WriteString("</url>\n")
 		}
 		b.WriteString("</urlset>\n")
-		return b.Bytes()
+		return b.Bytes(), newest
 	}
 	if len(pages) <= sitemapLimit {
-		return out.WriteRaw("sitemap.xml", urlset(pages))
+		data, _ := urlset(pages)
+		return out.WriteRaw("sitemap.xml", data)
 	}
 	var index bytes.Buffer
 	index.WriteString(xml.Header + `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n")
 	for i := 0; i*sitemapLimit < len(pages); i++ {
 		name := fmt.Sprintf("sitemap-%d.xml", i+1)
-		if err := out.WriteRaw(name, urlset(pages[i*sitemapLimit:min((i+1)*sitemapLimit, len(pages))])); err != nil {
+		data, newest := urlset(pages[i*sitemapLimit : min((i+1)*sitemapLimit, len(pages))])
+		if err := out.WriteRaw(name, data); err != nil {
 			return err
 		}
-		index.WriteString("<sitemap><loc>")
-		xml.EscapeText(&index, []byte(r.site.URL(name)))
-		index.WriteString("</loc></sitemap>\n")
+		index.WriteString("<sitemap>")
+		entry(&index, r.site.URL(name), newest)
+		index.WriteString("</sitemap>\n")
 	}
 	index.WriteString("</sitemapindex>\n")
 	return out.WriteRaw("sitemap.xml", index.Bytes())
+}
+
+// w3cDate formats t as the sitemap protocol's W3C Datetime: the date alone
+// when t is midnight UTC (most sources give a date without a time).
+func w3cDate(t time.Time) string {
+	if t.Equal(t.Truncate(24 * time.Hour)) {
+		return t.Format(time.DateOnly)
+	}
+	return t.Format(time.RFC3339)
 }
 
 // Atom document types; encoding/xml escapes every text.
@@ -123,6 +163,10 @@ type atomContent struct {
 // (updated, last_updated or date in its frontmatter or metadata, or USK's
 // author_agent.built_at), else from SOURCE_DATE_EPOCH (siteinfo.Info.Date),
 // else the Unix epoch.
+//
+// Atom ids are permanent absolute IRIs: the pages' URLs when the site has
+// an absolute base URL, else name-based UUIDs (see atomID). Links may be
+// relative, and are then resolved against the feed's own URL.
 func (r *renderer) writeAtom(c *catalog.Catalog, out *output.Writer) error {
 	type dated struct {
 		s *catalog.Skill
@@ -141,7 +185,7 @@ func (r *renderer) writeAtom(c *catalog.Catalog, out *output.Writer) error {
 	all = all[:min(len(all), feedEntries)]
 	feed := atomFeed{
 		Title:  r.site.Title,
-		ID:     r.site.URL(""),
+		ID:     r.atomID(""),
 		Links:  []atomLink{{Href: r.site.URL("feed.xml"), Rel: "self", Type: "application/atom+xml"}, {Href: r.site.URL(""), Rel: "alternate", Type: "text/html"}},
 		Author: atomAuthor{Name: r.site.Title},
 	}
@@ -152,7 +196,7 @@ func (r *renderer) writeAtom(c *catalog.Catalog, out *output.Writer) error {
 		}
 		e := atomEntry{
 			Title:   d.s.Name,
-			ID:      r.site.URL(siteinfo.SkillPage(d.s.Name)),
+			ID:      r.atomID(d.s.Name),
 			Updated: d.t.Format(time.RFC3339),
 			Link:    atomLink{Href: r.site.URL(siteinfo.SkillPage(d.s.Name)), Rel: "alternate", Type: "text/html"},
 			Summary: firstLine(d.s.Description, 1000),
@@ -171,6 +215,43 @@ func (r *renderer) writeAtom(c *catalog.Catalog, out *output.Writer) error {
 		return err
 	}
 	return out.WriteRaw("feed.xml", append([]byte(xml.Header), append(data, '\n')...))
+}
+
+// atomNamespace is the UUID namespace of the feed ids skilldex makes for a
+// site without an absolute base URL (a random UUID, fixed for good: the ids
+// must not change from one build to the next).
+var atomNamespace = [16]byte{0x6f, 0x1c, 0x2b, 0x8e, 0x53, 0x0d, 0x4a, 0x97, 0x9e, 0x21, 0x3c, 0x77, 0xd4, 0x05, 0xb8, 0x6a}
+
+// atomID is the id of the feed (skill "") or of a skill's entry: the page's
+// URL when the site has an absolute base URL, else a name-based UUID
+// (RFC 9562, version 5) of the site's title and the skill's name, which
+// stay the same from one build to the next as a URL would.
+func (r *renderer) atomID(skill string) string {
+	if r.site.Absolute() {
+		if skill == "" {
+			return r.site.URL("")
+		}
+		return r.site.URL(siteinfo.SkillPage(skill))
+	}
+	name := r.site.Title
+	if skill != "" {
+		name += "\x00" + skill
+	}
+	return "urn:uuid:" + uuid5(atomNamespace, name)
+}
+
+// uuid5 returns the version 5 (SHA-1, name-based) UUID of name in
+// namespace, in its text form.
+func uuid5(namespace [16]byte, name string) string {
+	h := sha1.New()
+	h.Write(namespace[:])
+	h.Write([]byte(name))
+	var u [16]byte
+	copy(u[:], h.Sum(nil))
+	u[6] = u[6]&0x0f | 0x50 // version 5
+	u[8] = u[8]&0x3f | 0x80 // the RFC 9562 variant
+	x := hex.EncodeToString(u[:])
+	return x[:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:]
 }
 
 // dateKeys are the frontmatter and metadata keys a skill's date is read

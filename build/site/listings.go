@@ -234,6 +234,7 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 		}
 		facets = append(facets, fv)
 	}
+	addAll := r.addAllOf(c)
 	return r.paginate("", c.Skills, func(sitePath string, cards []*card, p *pager) error {
 		title := ""
 		if p.Number > 1 {
@@ -241,6 +242,7 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 		}
 		key := r.newListKey("home.html")
 		key.int(len(c.Skills))
+		key.str(fmt.Sprint(addAll != nil))
 		key.cards(cards)
 		key.pager(p)
 		for _, f := range facets {
@@ -255,7 +257,7 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 			Description: r.homeDescription(c),
 			Section:     "home",
 			Data: map[string]any{
-				"Total": len(c.Skills), "Cards": cards, "Pager": p, "Facets": facets,
+				"Total": len(c.Skills), "Cards": cards, "Pager": p, "Facets": facets, "AddAll": addAll,
 			},
 		}, key)
 	})

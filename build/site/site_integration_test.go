@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 
@@ -169,7 +171,7 @@ func TestSiteBuild(t *testing.T) {
 				"index.html", "skills/pdf-tools/index.html", "skills/csv-stats/index.html",
 				"skills/mermaid-diagrams/index.html", "tags/index.html", "tags/pdf/index.html",
 				"categories/data/index.html", "capabilities/data-profile/index.html", "types/knowledge/index.html",
-				"search/index.html", "report/index.html", "404.html", "sitemap.xml", "robots.txt",
+				"search/index.html", "report/index.html", "404.html", "robots.txt",
 				"feed.xml", ".nojekyll", "assets/style.css", "assets/search.js", "assets/search-core.js", "assets/theme.js",
 			} {
 				if _, err := os.Stat(filepath.Join(out, f)); err != nil {
@@ -249,6 +251,182 @@ func TestSkillPageContent(t *testing.T) {
 		t.Errorf("feed.xml lacks the date from the frontmatter:\n%s", feed)
 	}
 }
+
+// TestWithoutBaseURL: a site built without a base URL claims no origin.
+// It has no sitemap (whose URLs must be absolute) and no Sitemap line in
+// robots.txt, its feed's ids are URNs that stay the same from build to
+// build, no page has a canonical link, no file names a made-up host, and
+// the build says once what was left out.
+func TestWithoutBaseURL(t *testing.T) {
+	src := writeCatalog(t)
+	out, res := buildFrom(t, src, "/")
+	if _, err := os.Stat(filepath.Join(out, "sitemap.xml")); err == nil {
+		t.Error("sitemap.xml was written without a base URL")
+	}
+	files := tree(t, out)
+	if robots := string(files["robots.txt"]); strings.Contains(robots, "Sitemap") {
+		t.Errorf("robots.txt points at a sitemap:\n%s", robots)
+	}
+	feed := string(files["feed.xml"])
+	ids := regexp.MustCompile(`<id>([^<]*)</id>`).FindAllStringSubmatch(feed, -1)
+	if len(ids) < 4 {
+		t.Fatalf("feed.xml has %d ids:\n%s", len(ids), feed)
+	}
+	uuid := regexp.MustCompile(`^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$`)
+	for _, id := range ids {
+		if !uuid.MatchString(id[1]) {
+			t.Errorf("feed id %q is not a version 5 UUID URN", id[1])
+		}
+	}
+	again, _ := buildFrom(t, src, "/")
+	if b, _ := os.ReadFile(filepath.Join(again, "feed.xml")); string(b) != feed {
+		t.Error("feed.xml differs between two builds: its ids are not permanent")
+	}
+	for name, data := range files {
+		for _, bad := range []string{"YOUR-SITE", "://YOUR", `rel="canonical"`, `property="og:url"`} {
+			if bytes.Contains(data, []byte(bad)) {
+				t.Errorf("%s holds %q", name, bad)
+			}
+		}
+	}
+	if len(res.Notices) != 1 || res.Notices[0].Setting != build.SettingBaseURL || !strings.Contains(res.Notices[0].Message, "sitemap.xml") {
+		t.Errorf("notices %+v, want one about the base URL that names sitemap.xml", res.Notices)
+	}
+	if _, res := buildFrom(t, src, "https://acme.github.io/skills/"); len(res.Notices) != 0 {
+		t.Errorf("a build with a base URL has notices %+v", res.Notices)
+	}
+}
+
+// TestSitemapLastmod: with a base URL, robots.txt points at the sitemap,
+// and a skill's page has its lastmod from the date its sources give, and
+// no lastmod when they give none (SOURCE_DATE_EPOCH dates the feed, never
+// the sitemap).
+func TestSitemapLastmod(t *testing.T) {
+	info, err := siteinfo.New("Test skills", "https://acme.github.io/skills/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info.Date = time.Date(2024, 1, 2, 3, 4, 5, 0, time.UTC)
+	out := filepath.Join(t.TempDir(), "public")
+	opt := build.Options{Output: out, Site: info}
+	opt.Sources = []string{writeCatalog(t)}
+	if _, err := build.Build(context.Background(), opt); err != nil {
+		t.Fatal(err)
+	}
+	files := tree(t, out)
+	if robots := string(files["robots.txt"]); !strings.Contains(robots, "\nSitemap: https://acme.github.io/skills/sitemap.xml\n") {
+		t.Errorf("robots.txt does not point at the sitemap:\n%s", robots)
+	}
+	sitemap := string(files["sitemap.xml"])
+	for _, want := range []string{
+		"<url><loc>https://acme.github.io/skills/skills/pdf-tools/</loc><lastmod>2025-03-04</lastmod></url>\n",
+		"<url><loc>https://acme.github.io/skills/skills/csv-stats/</loc></url>\n",
+		"<url><loc>https://acme.github.io/skills/</loc></url>\n",
+	} {
+		if !strings.Contains(sitemap, want) {
+			t.Errorf("sitemap.xml lacks %q:\n%s", want, sitemap)
+		}
+	}
+	if strings.Contains(sitemap, "2024-01-02") {
+		t.Error("sitemap.xml dates a page with SOURCE_DATE_EPOCH's date")
+	}
+	if !strings.Contains(string(files["feed.xml"]), "<id>https://acme.github.io/skills/skills/pdf-tools/</id>") {
+		t.Error("with a base URL, the feed's ids are not the pages' URLs")
+	}
+}
+
+// TestInstallBox: a skill page leads with the skills CLI's command when
+// the CLI can install the skill (a UASP document alone is no Agent Skill),
+// then the command that unpacks the archive; the home page adds the whole
+// catalog. Without a base URL the commands wait for the page's script to
+// know the address, and prose says what to type meanwhile.
+func TestInstallBox(t *testing.T) {
+	src := writeCatalog(t)
+	abs, _ := buildFrom(t, src, "https://acme.github.io/skills/")
+	for _, c := range []struct {
+		page, id, want string // want "" for no such element
+	}{
+		{"skills/pdf-tools/", "sd-install-cli", "npx skills add https://acme.github.io/skills/ --skill pdf-tools"},
+		{"skills/pdf-tools/", "sd-install-zip", "dir=~/.claude/skills\ncurl -fsSLo /tmp/pdf-tools.skill https://acme.github.io/skills/skills/pdf-tools/pdf-tools.skill" +
+			` && mkdir -p "$dir" && unzip -o /tmp/pdf-tools.skill -d "$dir"`},
+		{"skills/csv-stats/", "sd-install-cli", "npx skills add https://acme.github.io/skills/ --skill csv-stats"},
+		{"skills/mermaid-diagrams/", "sd-install-cli", ""},
+		{"skills/mermaid-diagrams/", "sd-install-zip", "dir=~/.claude/skills\ncurl -fsSLo /tmp/mermaid-diagrams.skill https://acme.github.io/skills/skills/mermaid-diagrams/mermaid-diagrams.skill" +
+			` && mkdir -p "$dir" && unzip -o /tmp/mermaid-diagrams.skill -d "$dir"`},
+		{"", "sd-addall", "npx skills add https://acme.github.io/skills/"},
+	} {
+		n := byID(t, abs, c.page, c.id)
+		switch {
+		case c.want == "" && n != nil:
+			t.Errorf("%s has #%s: %q", c.page, c.id, testutil.Text(n))
+		case c.want != "" && n == nil:
+			t.Errorf("%s has no #%s", c.page, c.id)
+		case c.want != "" && testutil.Text(n) != c.want:
+			t.Errorf("%s #%s is %q, want %q", c.page, c.id, testutil.Text(n), c.want)
+		}
+	}
+	// The box of a skill only the archive installs has its manual part open.
+	if d := byClass(t, abs, "skills/mermaid-diagrams/", "sd-manual"); d == nil || !hasAttr(d, "open") {
+		t.Error("mermaid-diagrams: the manual install is not open, though the CLI cannot install it")
+	}
+	if d := byClass(t, abs, "skills/pdf-tools/", "sd-manual"); d == nil || hasAttr(d, "open") {
+		t.Error("pdf-tools: the manual install is open below the CLI's command, or missing")
+	}
+
+	rel, _ := buildFrom(t, src, "/")
+	for _, c := range []struct{ page, id, link string }{
+		{"skills/pdf-tools/", "sd-install-cli", "/"},
+		{"skills/pdf-tools/", "sd-install-zip", "/skills/pdf-tools/pdf-tools.skill"},
+		{"", "sd-addall", "/"},
+	} {
+		pre := byID(t, rel, c.page, c.id)
+		if pre == nil {
+			t.Errorf("%s has no #%s", c.page, c.id)
+			continue
+		}
+		var link string
+		for n := range pre.Descendants() {
+			if v, ok := testutil.Attr(n, "data-shell-url"); ok {
+				link = v
+			}
+		}
+		if link != c.link || strings.Contains(testutil.Text(pre), "://") {
+			t.Errorf("%s #%s: %q, data-shell-url %q: want no address, and the link %s for the script", c.page, c.id, testutil.Text(pre), link, c.link)
+		}
+		if snippet := pre.Parent; !hasAttr(snippet, "hidden") || !hasAttr(snippet, "data-needs-site") {
+			t.Errorf("%s #%s: its snippet is not hidden until the script fills it in", c.page, c.id)
+		}
+		prose := pre.Parent.NextSibling
+		for prose != nil && prose.Type != html.ElementNode {
+			prose = prose.NextSibling
+		}
+		if prose == nil || !hasAttr(prose, "data-without-site") || !strings.Contains(testutil.Text(prose), "unzip") && !strings.Contains(testutil.Text(prose), "this site's address") {
+			t.Errorf("%s #%s: no prose stands in for the command without JavaScript", c.page, c.id)
+		}
+	}
+}
+
+// byID returns the element of the site page with id, or nil.
+func byID(t *testing.T, out, page, id string) *html.Node {
+	t.Helper()
+	return testutil.ElementByID(readPage(t, out, page), id)
+}
+
+// byClass returns the first element of the site page with class, or nil.
+func byClass(t *testing.T, out, page, class string) *html.Node {
+	t.Helper()
+	return testutil.FindElement(readPage(t, out, page), func(n *html.Node) bool {
+		v, _ := testutil.Attr(n, "class")
+		return slices.Contains(strings.Fields(v), class)
+	})
+}
+
+func readPage(t *testing.T, out, page string) *html.Node {
+	t.Helper()
+	return testutil.ReadHTML(t, filepath.Join(out, filepath.FromSlash(siteinfo.FileOf(page))))
+}
+
+func hasAttr(n *html.Node, key string) bool { _, ok := testutil.Attr(n, key); return ok }
 
 func TestSiteDeterministic(t *testing.T) {
 	src := writeCatalog(t)
@@ -440,6 +618,13 @@ func TestPartsLeftOut(t *testing.T) {
 		}
 		if m := re.Find(b); m != nil {
 			t.Errorf("%s still links %s", f, m)
+		}
+	}
+	// With neither the sources nor the archives, nothing installs a skill:
+	// no page offers to.
+	for _, f := range []string{"skills/pdf-tools/index.html", "skills/csv-stats/index.html", "index.html"} {
+		if b, _ := os.ReadFile(filepath.Join(out, f)); bytes.Contains(b, []byte("npx skills")) || bytes.Contains(b, []byte("sd-install")) {
+			t.Errorf("%s offers an install command, though the site publishes nothing to install", f)
 		}
 	}
 	// Derived docs are left out; a document the author wrote is the page.

@@ -43,8 +43,7 @@ type skillView struct {
 	Schemas           []schemaView
 	Examples          []exampleView
 	Diagnostics       []diagView
-	Install           string
-	Archive           string
+	Install           *installView
 	Facts             []fact
 	Files             []fileLink
 	Endpoints         []endpoint
@@ -219,10 +218,7 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		}
 	}
 	v.Diagnostics = diagViews(s.Diagnostics)
-	if site.Parts.Archives {
-		v.Archive = site.Link(siteinfo.SkillArchive(s.Name))
-		v.Install = installSnippet(site, s.Name)
-	}
+	v.Install = r.installOf(s)
 	v.Facts = r.facts(s)
 	v.Forge = forgeLinks(site, s)
 	v.Endpoints = []endpoint{{"UASP document (JSON)", site.Link(siteinfo.APISkill(s.Name))}}
@@ -596,26 +592,6 @@ func diagViews(ds []diag.Diagnostic) []diagView {
 		out = append(out, diagView{Severity: d.Severity.String(), Where: where, Code: d.Code, Message: d.Message})
 	}
 	return out
-}
-
-// installSnippet is the shell command that installs the skill from the
-// site: its archive holds one folder named after the skill.
-func installSnippet(site *siteinfo.Info, name string) string {
-	archive := site.URL(siteinfo.SkillArchive(name))
-	if !site.Absolute() {
-		archive = "https://YOUR-SITE" + archive
-	}
-	return fmt.Sprintf("curl -fsSLo /tmp/%[1]s.skill '%[2]s' && unzip -o /tmp/%[1]s.skill -d ~/.claude/skills/", shellSafe(name), archive)
-}
-
-// shellSafe keeps the characters a skill name may hold in a shell word.
-func shellSafe(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '-' || r == '_' || r == '.' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
-			return r
-		}
-		return '_'
-	}, s)
 }
 
 // safeHTTPURL returns u when it is an absolute http(s) URL, else "".

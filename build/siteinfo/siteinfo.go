@@ -127,6 +127,18 @@ func (i *Info) PublishesPaths() bool { return i.QueryPaths != QueryPathsNone }
 // yes.
 func (i *Info) PublishesLegacyDiscovery() bool { return i.LegacyDiscovery != "false" }
 
+// ListsAgentSkill reports whether the Agent Skills discovery index
+// (.well-known/agent-skills/index.json) lists a skill that has a SKILL.md:
+// it does when the site publishes the skill's artifact, which is its
+// SKILL.md (the copy under skills/NAME/ or the v0.1 one) for a skill that
+// is only that, else the ZIP of its files.
+func (i *Info) ListsAgentSkill(multiFile bool) bool {
+	if multiFile {
+		return i.Parts.Archives
+	}
+	return i.Parts.Sources || i.PublishesLegacyDiscovery()
+}
+
 // SourceDate returns the time SOURCE_DATE_EPOCH gives (the reproducible
 // builds convention: seconds since the Unix epoch), or the epoch itself.
 func SourceDate() time.Time {

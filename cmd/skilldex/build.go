@@ -225,6 +225,7 @@ anything warns (nothing is written); 2 on usage or I/O failure.`,
 			}
 			if !f.quiet {
 				printSummary(stderr, res, p.opt.Output, p.opt.Site)
+				printNotices(stderr, res.Notices)
 			}
 			return codeErr(findingsCode(res.Catalog, p.opt.Strict))
 		},
@@ -276,6 +277,24 @@ func printSummary(w io.Writer, res *build.Result, output string, requested *site
 		len(res.Catalog.Skills), output, res.Files, res.Duration.Round(time.Millisecond))
 	if note := largeCatalogNote(requested, res); note != "" {
 		fmt.Fprintln(w, note)
+	}
+}
+
+// settingHow says how to set each setting a build.Notice names.
+var settingHow = map[string]string{
+	build.SettingBaseURL: "set base_url in " + ConfigFile + " or pass --base-url with the address the site is served at (such as https://acme.github.io/skills/)",
+}
+
+// printNotices prints what the settings left out of the site, one line
+// each, and how to change it. serve does not: its local preview has no
+// base URL on purpose.
+func printNotices(w io.Writer, notices []build.Notice) {
+	for _, n := range notices {
+		line := "note: " + n.Message
+		if how := settingHow[n.Setting]; how != "" {
+			line += "; " + how
+		}
+		fmt.Fprintln(w, line)
 	}
 }
 

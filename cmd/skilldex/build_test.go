@@ -84,6 +84,44 @@ func TestBuildDemoDefault(t *testing.T) {
 	}
 }
 
+// TestBuildBaseURLNote: a build without a base URL says once, in one
+// line, what the site lacks and how to set it; with one, or with -q, it
+// says nothing of the kind.
+func TestBuildBaseURLNote(t *testing.T) {
+	t.Chdir(t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want int // lines that start with "note: "
+	}{
+		{[]string{"build"}, 1},
+		{[]string{"build", "--base-url", "/skills/", "-o", "path"}, 1},
+		{[]string{"build", "--base-url", "https://acme.github.io/skills/", "-o", "absolute"}, 0},
+		{[]string{"build", "-q", "-o", "quiet"}, 0},
+	} {
+		code, _, stderr := runCLI(t, c.args...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d: %s", c.args, code, stderr)
+		}
+		var notes []string
+		for _, line := range strings.Split(stderr, "\n") {
+			if strings.HasPrefix(line, "note: ") {
+				notes = append(notes, line)
+			}
+		}
+		if len(notes) != c.want {
+			t.Errorf("%q: %d notes, want %d:\n%s", c.args, len(notes), c.want, stderr)
+			continue
+		}
+		for _, n := range notes {
+			for _, want := range []string{"sitemap.xml", "base_url in skilldex.yaml", "--base-url"} {
+				if !strings.Contains(n, want) {
+					t.Errorf("%q: the note does not say %q: %s", c.args, want, n)
+				}
+			}
+		}
+	}
+}
+
 func TestBuildConfig(t *testing.T) {
 	dir := testutil.WriteTxtar(t, t.TempDir(), cliCatalog+`
 -- site/skilldex.yaml --

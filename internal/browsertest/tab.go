@@ -63,6 +63,9 @@ type Tab struct {
 	cancel func()
 	origin string
 	axe    string // axe-core's script when pages are checked, else ""
+	// noScripts is set while the tab's pages run no script (see
+	// DisableScripts): Settle then cannot wait for a page's timers.
+	noScripts bool
 
 	mu       sync.Mutex
 	page     string                     // URL of the main frame's document
@@ -136,6 +139,15 @@ func (t *Tab) checkLoaded() error {
 	if t.axe == "" {
 		return nil
 	}
+	if t.noScripts {
+		// axe-core waits on timers, which a page without scripts never
+		// fires: the page runs scripts again for the check only. Its own
+		// scripts were skipped at load and stay skipped.
+		if err := t.DisableScripts(false); err != nil {
+			return err
+		}
+		defer t.DisableScripts(true) //nolint:errcheck // a gone tab fails the next call anyway
+	}
 	vs, err := t.Axe(t.axe)
 	if err != nil {
 		return err
@@ -193,9 +205,16 @@ func (t *Tab) Visit(url string) error {
 func (t *Tab) Settle() error {
 	ctx, cancel := context.WithTimeout(t.ctx, Timeout)
 	defer cancel()
-	const quiet = `new Promise(r => requestAnimationFrame(() => setTimeout(() => r(document.readyState), 0)))`
+	quiet := chromedp.Evaluate[string](`new Promise(r => requestAnimationFrame(() => setTimeout(() => r(document.readyState), 0)))`, chromedp.EvalAwaitPromise)
+	if t.noScripts {
+		// A page that runs no script has no timer to wait for either.
+		quiet = chromedp.Evaluate[string](`document.readyState`)
+	}
 	for idle := 0; idle < 2; {
-		state, err := chromedp.Run(ctx, chromedp.Evaluate[string](quiet, chromedp.EvalAwaitPromise))
+		if t.noScripts && idle > 0 {
+			pause(ctx)
+		}
+		state, err := chromedp.Run(ctx, quiet)
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("settling %s: %w (requests in flight: %d)", t.Page(), err, t.busy())
@@ -219,9 +238,15 @@ func (t *Tab) Settle() error {
 func (t *Tab) WaitURL(ok func(url string) bool) (string, error) {
 	ctx, cancel := context.WithTimeout(t.ctx, Timeout)
 	defer cancel()
-	const probe = `new Promise(r => setTimeout(() => r(document.readyState === 'complete' ? location.href : ''), 10))`
+	probe := chromedp.Evaluate[string](`new Promise(r => setTimeout(() => r(document.readyState === 'complete' ? location.href : ''), 10))`, chromedp.EvalAwaitPromise)
+	if t.noScripts {
+		probe = chromedp.Evaluate[string](`document.readyState === 'complete' ? location.href : ''`)
+	}
 	for {
-		href, err := chromedp.Run(ctx, chromedp.Evaluate[string](probe, chromedp.EvalAwaitPromise))
+		if t.noScripts {
+			pause(ctx)
+		}
+		href, err := chromedp.Run(ctx, probe)
 		if ctx.Err() != nil {
 			return "", fmt.Errorf("waiting for the URL (now %s): %w", t.Page(), ctx.Err())
 		}
@@ -430,6 +455,19 @@ func (t *Tab) EmulateColorScheme(scheme string) error {
 	}
 	return t.Do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
 		_, err := cdp.Call(ctx, target, emulation.SetEmulatedMedia, params)
+		return err
+	}))
+}
+
+// DisableScripts stops (or, with false, lets again) the pages of the tab
+// from running scripts, as a browser with JavaScript turned off does; the
+// tests' own expressions (Eval) still run. It lasts across navigations.
+func (t *Tab) DisableScripts(disabled bool) error {
+	return t.Do(chromedp.Func(func(ctx context.Context, target *chromedp.Target) error {
+		_, err := cdp.Call(ctx, target, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: disabled})
+		if err == nil {
+			t.noScripts = disabled
+		}
 		return err
 	}))
 }

@@ -2,8 +2,10 @@
 // reviewer would, for tests: every HTML page parses with balanced tags and
 // unique ids, every internal link and fragment points at something the
 // site has, no page runs inline script or inline style or loads anything
-// from another origin, every page carries the Content Security Policy, and
-// every page is in the sitemap.
+// from another origin, every page carries the Content Security Policy,
+// every page is in the sitemap (which a site without an absolute base URL
+// must not have), robots.txt points at the sitemap, and the Atom feed's ids
+// are unique absolute IRIs.
 package sitecheck
 
 import (
@@ -34,9 +36,12 @@ type Options struct {
 	// BasePath is the path the site lives under ("/" or "/repo/").
 	BasePath string
 	// Origin is the site's own origin ("https://acme.github.io") when it
-	// has an absolute base URL: links to it are internal links.
+	// has an absolute base URL: links to it are internal links, and the
+	// sitemap's URLs must be on it. Without it the site must have no
+	// sitemap, since it cannot give absolute URLs.
 	Origin string
-	// SkipSitemap skips the sitemap check (for partial sites).
+	// SkipSitemap skips the sitemap and robots.txt checks (for partial
+	// sites).
 	SkipSitemap bool
 }
 
@@ -88,7 +93,9 @@ func Check(dir string, opt Options) ([]Problem, error) {
 	}
 	for _, f := range htmlFiles {
 		for _, l := range pages[f].links {
-			if opt.Origin != "" && strings.HasPrefix(l.value, opt.Origin+"/") {
+			// A link into the site by its absolute URL is an internal
+			// link; one to another path of the same host is not.
+			if opt.Origin != "" && strings.HasPrefix(l.value, opt.Origin+opt.BasePath) {
 				l.value = strings.TrimPrefix(l.value, opt.Origin)
 			}
 			if msg := checkLink(f, l, opt.BasePath, files, pages); msg != "" {
@@ -97,8 +104,9 @@ func Check(dir string, opt Options) ([]Problem, error) {
 		}
 	}
 	if !opt.SkipSitemap {
-		problems = append(problems, checkSitemap(dir, opt.BasePath, htmlFiles)...)
+		problems = append(problems, checkSitemap(dir, opt, htmlFiles)...)
 	}
+	problems = append(problems, checkFeed(dir)...)
 	slices.SortStableFunc(problems, func(a, b Problem) int { return strings.Compare(a.File, b.File) })
 	return problems, nil
 }
@@ -284,35 +292,69 @@ func checkLink(file string, l link, base string, files map[string]bool, pages ma
 }
 
 // checkSitemap reports pages that sitemap.xml (or the sitemaps it lists)
-// does not name, and sitemap entries that are not pages.
-func checkSitemap(dir, base string, htmlFiles []string) []Problem {
+// does not name, sitemap entries that are not pages or not absolute URLs
+// of the site, and a robots.txt that does not point at the sitemap. A site
+// without an absolute base URL must have neither a sitemap nor a Sitemap
+// line: the protocol wants absolute URLs.
+func checkSitemap(dir string, opt Options, htmlFiles []string) []Problem {
+	robots, err := os.ReadFile(filepath.Join(dir, "robots.txt"))
+	if err != nil {
+		return []Problem{{"robots.txt", "missing"}}
+	}
 	data, err := os.ReadFile(filepath.Join(dir, "sitemap.xml"))
+	if opt.Origin == "" {
+		var problems []Problem
+		if err == nil {
+			problems = append(problems, Problem{"sitemap.xml", "written for a site without an absolute base URL, which cannot give the absolute URLs a sitemap needs"})
+		}
+		if bytes.Contains(robots, []byte("Sitemap:")) {
+			problems = append(problems, Problem{"robots.txt", "has a Sitemap line, but the site has no absolute base URL"})
+		}
+		return problems
+	}
 	if err != nil {
 		return []Problem{{"sitemap.xml", "missing"}}
 	}
-	locs := extractLocs(data)
+	var problems []Problem
+	base := opt.BasePath
+	site := opt.Origin + base
+	if want := "Sitemap: " + site + "sitemap.xml\n"; !bytes.Contains(robots, []byte(want)) {
+		problems = append(problems, Problem{"robots.txt", fmt.Sprintf("lacks the line %q", strings.TrimSpace(want))})
+	}
 	listed := map[string]bool{}
-	for _, loc := range locs {
+	// add records a <loc> of file, which must be an absolute URL of the
+	// site, and returns its site path.
+	add := func(file, loc string) (string, bool) {
+		if !strings.HasPrefix(loc, site) {
+			problems = append(problems, Problem{file, fmt.Sprintf("lists %q, which is not an absolute URL under %s", loc, site)})
+			return "", false
+		}
 		u, err := url.Parse(loc)
 		if err != nil {
+			problems = append(problems, Problem{file, fmt.Sprintf("lists %q, which does not parse: %v", loc, err)})
+			return "", false
+		}
+		return strings.TrimPrefix(u.Path, base), true
+	}
+	for _, loc := range extractLocs(data) {
+		p, ok := add("sitemap.xml", loc)
+		if !ok {
 			continue
 		}
-		p := strings.TrimPrefix(u.Path, base)
 		if strings.HasPrefix(p, "sitemap-") && strings.HasSuffix(p, ".xml") {
 			sub, err := os.ReadFile(filepath.Join(dir, p))
 			if err != nil {
-				return []Problem{{"sitemap.xml", "lists " + p + ", which is missing"}}
+				return append(problems, Problem{"sitemap.xml", "lists " + p + ", which is missing"})
 			}
 			for _, l := range extractLocs(sub) {
-				if su, err := url.Parse(l); err == nil {
-					listed[strings.TrimPrefix(su.Path, base)] = true
+				if sp, ok := add(p, l); ok {
+					listed[sp] = true
 				}
 			}
 			continue
 		}
 		listed[p] = true
 	}
-	var problems []Problem
 	for _, f := range htmlFiles {
 		if f == "404.html" || !strings.HasSuffix(f, "index.html") {
 			continue
@@ -329,15 +371,42 @@ func checkSitemap(dir, base string, htmlFiles []string) []Problem {
 	return problems
 }
 
-func extractLocs(data []byte) []string {
+// checkFeed reports Atom ids of feed.xml that are not absolute IRIs (a
+// relative reference such as "/" is no id) or that two elements share.
+func checkFeed(dir string) []Problem {
+	data, err := os.ReadFile(filepath.Join(dir, "feed.xml"))
+	if err != nil {
+		return nil
+	}
+	var problems []Problem
+	seen := map[string]bool{}
+	for _, id := range extractTag(data, "id") {
+		u, err := url.Parse(id)
+		switch {
+		case err != nil || u.Scheme == "":
+			problems = append(problems, Problem{"feed.xml", fmt.Sprintf("the id %q is not an absolute IRI", id)})
+		case seen[id]:
+			problems = append(problems, Problem{"feed.xml", fmt.Sprintf("the id %q is used twice", id)})
+		}
+		seen[id] = true
+	}
+	return problems
+}
+
+func extractLocs(data []byte) []string { return extractTag(data, "loc") }
+
+// extractTag returns the text of every <tag> element of an XML document
+// whose elements of that name hold text only.
+func extractTag(data []byte, tag string) []string {
+	open, end := []byte("<"+tag+">"), []byte("</"+tag+">")
 	var out []string
 	for {
-		i := bytes.Index(data, []byte("<loc>"))
+		i := bytes.Index(data, open)
 		if i < 0 {
 			return out
 		}
-		data = data[i+5:]
-		j := bytes.Index(data, []byte("</loc>"))
+		data = data[i+len(open):]
+		j := bytes.Index(data, end)
 		if j < 0 {
 			return out
 		}
