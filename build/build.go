@@ -272,6 +272,9 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if progress == nil {
 		progress = func(string) {}
 	}
+	if opt.Repository == "" {
+		opt.Repository = opt.Site.Repository
+	}
 	progress("load")
 	c, err := Load(ctx, opt.LoadOptions)
 	if err != nil {

@@ -217,7 +217,9 @@ const homeFacetValues = 12
 
 func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 	var facets []facetView
-	for _, kind := range []string{catalog.Types, catalog.Categories, catalog.Tags, catalog.Capabilities} {
+	// Where a skill comes from first: filtering by repository is the first
+	// thing people do in a catalog that gathers several.
+	for _, kind := range []string{catalog.Sources, catalog.Types, catalog.Categories, catalog.Tags, catalog.Capabilities, catalog.Licenses} {
 		t := c.Taxonomy(kind)
 		if t == nil {
 			continue
