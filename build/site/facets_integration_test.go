@@ -177,6 +177,9 @@ func TestFacetsIntegration(t *testing.T) {
 			t.Errorf("alpha's page lacks %s", want)
 		}
 	}
+	if other := read("licenses/other/index.html"); !strings.Contains(other, "names no SPDX license") {
+		t.Error("licenses/other/ does not say what Other holds")
+	}
 	if epsilon := read("skills/epsilon/index.html"); !strings.Contains(epsilon, `license: Other</a>`) || !strings.Contains(epsilon, `<dd>Complete terms in LICENSE.txt</dd>`) {
 		t.Error("epsilon's page lacks the Other badge or its license as written")
 	}
