@@ -452,7 +452,8 @@ func TestThemeToggle(t *testing.T) {
 
 // TestSearchSourceAndLicenseFacets: the search page's filters start with
 // the Source facet and list licenses as SPDX identifiers; a source given
-// in the URL narrows the results to its skills.
+// in the URL narrows the results to its skills, and "Show more" is hidden
+// once every result is shown.
 func TestSearchSourceAndLicenseFacets(t *testing.T) {
 	srv, b := demo(t)
 	tab := browsertest.NewTab(t, b, srv.Origin)
@@ -473,5 +474,8 @@ func TestSearchSourceAndLicenseFacets(t *testing.T) {
 	}
 	if on, _ := browsertest.Eval[bool](tab, `document.querySelector('#search-facets input[name=source][value=workspace]').checked`); !on {
 		t.Error("the workspace box is not checked")
+	}
+	if shown, _ := browsertest.Eval[bool](tab, `getComputedStyle(document.querySelector('.search-more')).display !== 'none'`); shown {
+		t.Error(`"Show more" is shown with every result on the page`)
 	}
 }
