@@ -97,13 +97,7 @@ func TestFacetsIntegration(t *testing.T) {
 	if _, err := build.Build(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
-	problems, err := sitecheck.Check(out, sitecheck.Options{BasePath: "/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range problems {
-		t.Error(p)
-	}
+	checkSite(t, out, sitecheck.Options{BasePath: "/"})
 	read := func(p string) string {
 		t.Helper()
 		b, err := os.ReadFile(filepath.Join(out, p))
@@ -188,21 +182,11 @@ func TestFacetsIntegration(t *testing.T) {
 	}
 
 	// The JSON index: the browser's facets.
-	var m index.Manifest
-	if err := json.Unmarshal([]byte(read("search/manifest.json")), &m); err != nil {
-		t.Fatal(err)
-	}
 	facets := map[string]map[string]int{}
-	for _, f := range m.Facets {
-		var raw struct {
-			ID     string  `json:"id"`
-			Values [][]any `json:"values"`
-		}
-		b, _ := json.Marshal(f)
-		json.Unmarshal(b, &raw)
-		facets[raw.ID] = map[string]int{}
-		for _, v := range raw.Values {
-			facets[raw.ID][v[0].(string)] = int(v[1].(float64))
+	for _, f := range manifestFacets(t, out) {
+		facets[f.ID] = map[string]int{}
+		for _, v := range f.Values {
+			facets[f.ID][v.Name] = v.Count
 		}
 	}
 	if !maps.Equal(facets["source"], wantSources) {
@@ -282,28 +266,13 @@ func TestCorpusFacets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m index.Manifest
-	b, err := os.ReadFile(filepath.Join(opt.Output, "search", "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		t.Fatal(err)
-	}
 	values := map[string][]string{}
-	for _, f := range m.Facets {
-		b, _ := json.Marshal(f)
-		var raw struct {
-			ID     string  `json:"id"`
-			Values [][]any `json:"values"`
-			All    bool    `json:"all"`
+	for _, f := range manifestFacets(t, opt.Output) {
+		if f.All {
+			t.Errorf("facet %s has more values than the manifest lists", f.ID)
 		}
-		json.Unmarshal(b, &raw)
-		if raw.All {
-			t.Errorf("facet %s has more values than the manifest lists", raw.ID)
-		}
-		for _, v := range raw.Values {
-			values[raw.ID] = append(values[raw.ID], v[0].(string))
+		for _, v := range f.Values {
+			values[f.ID] = append(values[f.ID], v.Name)
 		}
 	}
 	slices.Sort(values["source"])
@@ -333,4 +302,48 @@ func TestCorpusFacets(t *testing.T) {
 		t.Error("the home page lists a license as written instead of normalised")
 	}
 	t.Logf("%d skills; licenses %v", len(res.Catalog.Skills), values["license"])
+}
+
+// manifestFacet is a facet of a site's JSON search index.
+type manifestFacet struct {
+	ID     string
+	Values []facetCount
+	All    bool // the manifest lists some of the values only
+}
+
+// facetCount is a value of a facet and how many skills have it.
+type facetCount struct {
+	Name  string
+	Count int
+}
+
+// manifestFacets reads the facets of a site's search/manifest.json, whose
+// values are [name, count, file number].
+func manifestFacets(t *testing.T, site string) []manifestFacet {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(site, "search", "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct {
+		Facets []struct {
+			ID     string   `json:"id"`
+			Values [][3]any `json:"values"`
+			All    bool     `json:"all"`
+		} `json:"facets"`
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	var out []manifestFacet
+	for _, f := range m.Facets {
+		mf := manifestFacet{ID: f.ID, All: f.All}
+		for _, v := range f.Values {
+			name, _ := v[0].(string)
+			n, _ := v[1].(float64)
+			mf.Values = append(mf.Values, facetCount{name, int(n)})
+		}
+		out = append(out, mf)
+	}
+	return out
 }

@@ -122,30 +122,20 @@ func (p *exprParser) peekOp(op string) bool {
 	return p.i < len(p.toks) && strings.EqualFold(p.toks[p.i], op)
 }
 
-// or reads and-expressions joined by OR.
-func (p *exprParser) or() bool {
-	if !p.and() {
-		return false
-	}
-	for p.peekOp("OR") {
-		p.i++
-		p.out = append(p.out, "OR")
-		if !p.and() {
-			return false
-		}
-	}
-	return true
-}
+// or reads and-expressions joined by OR; and reads terms joined by AND:
+// AND binds the tighter.
+func (p *exprParser) or() bool  { return p.joined("OR", p.and) }
+func (p *exprParser) and() bool { return p.joined("AND", p.term) }
 
-// and reads terms joined by AND.
-func (p *exprParser) and() bool {
-	if !p.term() {
+// joined reads operands (with next) joined by the operator op.
+func (p *exprParser) joined(op string, next func() bool) bool {
+	if !next() {
 		return false
 	}
-	for p.peekOp("AND") {
+	for p.peekOp(op) {
 		p.i++
-		p.out = append(p.out, "AND")
-		if !p.term() {
+		p.out = append(p.out, op)
+		if !next() {
 			return false
 		}
 	}
