@@ -98,27 +98,27 @@ func capabilitiesOf(s *Skill) []string {
 // LicensesOf returns the skill's license as an SPDX expression, or
 // spdx.Other when its frontmatter's license names none (see
 // spdx.Normalize); nothing when it has no license.
-func LicensesOf(s *Skill) []string { return s.terms().licenses }
+func LicensesOf(s *Skill) []string { return one(s.terms().license) }
 
-func licensesOf(s *Skill) []string {
+func licenseOf(s *Skill) string {
 	if s.Frontmatter == nil {
-		return nil
+		return ""
 	}
-	if l := spdx.Normalize(s.Frontmatter.License); l != "" {
-		return []string{l}
-	}
-	return nil
+	return spdx.Normalize(s.Frontmatter.License)
 }
 
 // SourcesOf returns the name of the source the skill comes from
 // (Skill.SourceName).
-func SourcesOf(s *Skill) []string { return s.terms().sources }
+func SourcesOf(s *Skill) []string { return one(s.SourceName) }
 
-func sourcesOf(s *Skill) []string {
-	if s.SourceName == "" {
+// one is the list of the one term t, or none when t is "". Skills have
+// one license and one source: the catalog keeps each as a string, which
+// takes less room than a list, and lists them on demand.
+func one(t string) []string {
+	if t == "" {
 		return nil
 	}
-	return []string{s.SourceName}
+	return []string{t}
 }
 
 func metaList(m *yamltree.Map, key string) []string {
@@ -147,7 +147,7 @@ func metaList(m *yamltree.Map, key string) []string {
 type skillTerms struct {
 	once                                  sync.Once
 	tags, types, categories, capabilities []string
-	licenses, sources                     []string
+	license                               string
 }
 
 // terms returns the skill's terms, each list clipped so that appending to
@@ -159,8 +159,7 @@ func (s *Skill) terms() *skillTerms {
 		t.types = slices.Clip(typesOf(s))
 		t.categories = slices.Clip(categoriesOf(s))
 		t.capabilities = slices.Clip(capabilitiesOf(s))
-		t.licenses = slices.Clip(licensesOf(s))
-		t.sources = slices.Clip(sourcesOf(s))
+		t.license = licenseOf(s)
 	})
 	return t
 }
