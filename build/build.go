@@ -308,6 +308,9 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	// skill (a folder skilldex built is skipped by its marker too, but the
 	// output may not be built yet).
 	opt.Source.Exclude = append(slices.Clip(opt.Source.Exclude), opt.Output)
+	if opt.Repository == "" {
+		opt.Repository = opt.Site.Repository
+	}
 	progress("load")
 	c, err := Load(ctx, opt.LoadOptions)
 	if err != nil {

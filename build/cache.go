@@ -94,10 +94,11 @@ func (c *Cache) end() {
 	c.mu.Unlock()
 }
 
-// key returns the key of in: from its files' stamps when an earlier load
-// read the same versions of them, else by reading and hashing them.
-func (c *Cache) key(in *source.Input, opt LoadOptions) (key [32]byte, ok bool) {
-	sk, trusted := statKey(in, opt, c.since)
+// key returns the key of in, found in the source named src: from its
+// files' stamps when an earlier load read the same versions of them, else
+// by reading and hashing them.
+func (c *Cache) key(in *source.Input, src string, opt LoadOptions) (key [32]byte, ok bool) {
+	sk, trusted := statKey(in, src, opt, c.since)
 	if trusted {
 		c.mu.Lock()
 		key, ok = c.stats[sk]
@@ -109,7 +110,7 @@ func (c *Cache) key(in *source.Input, opt LoadOptions) (key [32]byte, ok bool) {
 			return key, true
 		}
 	}
-	key, ok = inputKey(in, opt)
+	key, ok = inputKey(in, src, opt)
 	c.mu.Lock()
 	c.reads++
 	if ok && trusted {
@@ -130,12 +131,12 @@ var settle = 2 * time.Second
 // statKey hashes what inputKey hashes with each file's stamp in place of
 // its content. trusted is false when a file has no stamp (archives are
 // read whole when found anyway) or changed less than settle before since.
-func statKey(in *source.Input, opt LoadOptions, since time.Time) (key [32]byte, trusted bool) {
+func statKey(in *source.Input, src string, opt LoadOptions, since time.Time) (key [32]byte, trusted bool) {
 	if len(in.Files) == 0 {
 		return key, false
 	}
 	h := sha256.New()
-	w := identity(h, in, opt)
+	w := identity(h, in, src, opt)
 	limit := since.Add(-settle).UnixNano()
 	for _, f := range in.Files {
 		st := f.Stamp
@@ -177,9 +178,9 @@ func (c *Cache) put(key [32]byte, e *cached) {
 
 // inputKey hashes what parsing and checking one input depend on. ok is
 // false when a file cannot be read; such an input is never cached.
-func inputKey(in *source.Input, opt LoadOptions) (key [32]byte, ok bool) {
+func inputKey(in *source.Input, src string, opt LoadOptions) (key [32]byte, ok bool) {
 	h := sha256.New()
-	str := identity(h, in, opt)
+	str := identity(h, in, src, opt)
 	for _, f := range in.Files {
 		str(f.Path)
 		data, err := fs.ReadFile(in.FS, f.Path)
@@ -193,9 +194,11 @@ func inputKey(in *source.Input, opt LoadOptions) (key [32]byte, ok bool) {
 }
 
 // identity writes to h what an input's key depends on besides its files:
-// where it was found, what it is, and the options. It returns the function
-// that writes a string, length first, for the caller's part.
-func identity(h hash.Hash, in *source.Input, opt LoadOptions) func(string) {
+// where it was found (and the name of that source, src, which the skill's
+// pages and search documents show), what it is, and the options. It
+// returns the function that writes a string, length first, for the
+// caller's part.
+func identity(h hash.Hash, in *source.Input, src string, opt LoadOptions) func(string) {
 	str := func(s string) {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
@@ -207,6 +210,7 @@ func identity(h hash.Hash, in *source.Input, opt LoadOptions) func(string) {
 	str(strconv.FormatBool(opt.NoDerive))
 	str(in.Root)
 	str(strconv.Itoa(in.RootIndex))
+	str(src)
 	str(in.Path)
 	str(in.RepoPath)
 	str(string(in.Packaging))

@@ -101,7 +101,7 @@ Always check.
 		}
 		prev = res.Manifest
 		clean := filepath.Join(t.TempDir(), "clean")
-		if _, err := Build(context.Background(), Options{LoadOptions: LoadOptions{Sources: []string{src}}, Output: clean}); err != nil {
+		if _, err := Build(context.Background(), Options{LoadOptions: LoadOptions{Sources: []string{src}, SourceNames: opt.SourceNames}, Output: clean}); err != nil {
 			t.Fatal(err)
 		}
 		diffSites(t, step, siteDigest(t, inc), siteDigest(t, clean))
@@ -130,4 +130,9 @@ Always check.
 	os.RemoveAll(filepath.Join(src, names[2]))
 	os.RemoveAll(filepath.Join(src, "more"))
 	build("deletions")
+
+	// The Source facet's name for every skill, which no file of theirs
+	// holds.
+	opt.SourceNames = map[string]string{src: "Renamed source"}
+	build("source named")
 }

@@ -6,6 +6,7 @@ package build
 import (
 	"context"
 	"encoding/hex"
+	"path"
 	"slices"
 
 	"github.com/skilldex/skilldex/build/catalog"
@@ -13,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
+	"github.com/skilldex/skilldex/build/sourcename"
 	"github.com/skilldex/skilldex/build/uasp"
 	"github.com/skilldex/skilldex/internal/parallel"
 )
@@ -39,6 +41,15 @@ type LoadOptions struct {
 	// Skipped, when set, is told which folders discovery did not search,
 	// and why (source.Result.Skipped): what --verbose prints.
 	Skipped func([]source.Skip)
+	// SourceNames name sources for people (the Source facet): a source,
+	// as given in Sources, to its name. Sources not named here are named
+	// as package sourcename says: by Repository, their git remote, their
+	// folder.
+	SourceNames map[string]string
+	// Repository is the catalog's repository URL (the config's
+	// repository:), which names the source of a catalog of one. Build
+	// takes the site's when it is not set.
+	Repository string
 }
 
 // Load reads, parses and checks every skill of the sources, gives each its
@@ -54,16 +65,18 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	if opt.Skipped != nil {
 		opt.Skipped(found.Skipped)
 	}
+	roots := sourcename.Roots(opt.Sources, sourcename.Options{Names: opt.SourceNames, Repository: opt.Repository})
 	skills := make([]*catalog.Skill, len(found.Inputs))
 	if opt.Cache != nil {
 		opt.Cache.begin()
 	}
 	parallel.For(ctx, len(found.Inputs), opt.Workers, func(i int) {
 		in := found.Inputs[i]
+		src := roots[in.RootIndex].Of(workspaceDir(in))
 		var key [32]byte
 		cacheable := false
 		if opt.Cache != nil {
-			key, cacheable = opt.Cache.key(in, opt)
+			key, cacheable = opt.Cache.key(in, src, opt)
 			if cacheable {
 				if e, ok := opt.Cache.get(key); ok {
 					// The same files, found again: keep the work, but
@@ -71,7 +84,7 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 					// is the one the checks across skills look for.
 					s := *e.skill
 					s.Input = in
-					skills[i] = &catalog.Skill{Skill: &s, Diagnostics: slices.Clone(e.diags), Doc: e.doc, Key: hex.EncodeToString(key[:])}
+					skills[i] = &catalog.Skill{Skill: &s, Diagnostics: slices.Clone(e.diags), Doc: e.doc, Key: hex.EncodeToString(key[:]), SourceName: src}
 					return
 				}
 			}
@@ -89,7 +102,7 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		// The checks of this skill are done: those across skills
 		// (workspaces, below) read no deeper than ReleaseSyntax keeps.
 		s.ReleaseSyntax()
-		skills[i] = &catalog.Skill{Skill: s, Diagnostics: diag.Sort(append(ds, uds...)), Doc: doc}
+		skills[i] = &catalog.Skill{Skill: s, Diagnostics: diag.Sort(append(ds, uds...)), Doc: doc, SourceName: src}
 		if cacheable {
 			skills[i].Key = hex.EncodeToString(key[:])
 			opt.Cache.put(key, &cached{skill: s, diags: slices.Clone(skills[i].Diagnostics), doc: doc})
@@ -119,4 +132,14 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		global = append(global, g...)
 	}
 	return catalog.New(skills, found.Workspaces, global), nil
+}
+
+// workspaceDir is the folder of the skill's SkillBag workspace relative to
+// its root ("." for the root), or "" when it is in none: a workspace's
+// skills are its .skills/<name>/ folders.
+func workspaceDir(in *source.Input) string {
+	if in.Workspace == nil {
+		return ""
+	}
+	return path.Dir(path.Dir(in.RelPath))
 }

@@ -63,6 +63,7 @@ type bleveDoc struct {
 	FLicense      []string `json:"f_license"`
 	FStatus       []string `json:"f_status"`
 	FFormat       []string `json:"f_format"`
+	FSource       []string `json:"f_source"`
 
 	URL string `json:"url"`
 }
@@ -164,6 +165,7 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc 
 		FLicense:      perDoc["license"],
 		FStatus:       perDoc["status"],
 		FFormat:       perDoc["format"],
+		FSource:       perDoc["source"],
 		URL:           url,
 	}
 }

@@ -37,6 +37,7 @@ var bleveFields = []struct {
 	{name: "f_license", list: func(d *bleveDoc) []string { return d.FLicense }},
 	{name: "f_status", list: func(d *bleveDoc) []string { return d.FStatus }},
 	{name: "f_format", list: func(d *bleveDoc) []string { return d.FFormat }},
+	{name: "f_source", list: func(d *bleveDoc) []string { return d.FSource }},
 	{name: "url", one: func(d *bleveDoc) string { return d.URL }},
 }
 

@@ -53,8 +53,10 @@ type document struct {
 	Type               string // UASP meta.type, "" when unknown
 	Keywords, Intents  []string
 	Body               string
-	License            string
-	Status, Format     string
+	// License is the SPDX expression of the skill's license, or
+	// spdx.Other (catalog.LicensesOf); Source the name of its source.
+	License, Source string
+	Status, Format  string
 }
 
 // maxBody bounds the body text indexed: past 64 KB a skill is reference
@@ -141,8 +143,11 @@ func metaDocument(s *catalog.Skill) *document {
 		Status:       string(s.Status),
 		Format:       string(s.Format),
 	}
-	if fm := s.Frontmatter; fm != nil {
-		d.License = strings.TrimSpace(fm.License)
+	if l := catalog.LicensesOf(s); len(l) > 0 {
+		d.License = l[0]
+	}
+	if src := catalog.SourcesOf(s); len(src) > 0 {
+		d.Source = src[0]
 	}
 	u := uaspOf(s)
 	d.Type, d.Keywords, d.Intents = u.Type, u.Keywords, u.Intents

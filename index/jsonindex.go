@@ -91,6 +91,7 @@ var facetDefs = []struct {
 	id, label string
 	values    func(d *document) []string
 }{
+	{"source", "Source", func(d *document) []string { return nonEmpty(d.Source) }},
 	{"type", "Type", func(d *document) []string { return nonEmpty(d.Type) }},
 	{"category", "Category", func(d *document) []string { return d.Categories }},
 	{"tags", "Tags", func(d *document) []string { return d.Tags }},

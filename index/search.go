@@ -140,7 +140,8 @@ type Hit struct {
 	Type        string              `json:"type,omitempty"`
 	Format      string              `json:"format,omitempty"`
 	Status      string              `json:"status,omitempty"`
-	License     string              `json:"license,omitempty"`
+	License     string              `json:"license,omitempty"` // an SPDX expression, or Other
+	Source      string              `json:"source,omitempty"`
 	Tags        []string            `json:"tags,omitempty"`
 	URL         string              `json:"url,omitempty"`
 	Highlights  map[string][]string `json:"highlights,omitempty"`
@@ -282,7 +283,7 @@ func (b *Bleve) Search(q string, limit int) (*Result, error) {
 		return out, nil
 	}
 	req := bleve.NewSearchRequestOptions(bq, limit, 0, false)
-	req.Fields = []string{"name", "description", "url", facetField("type"), facetField("format"), facetField("status"), facetField("license"), facetField("tags")}
+	req.Fields = []string{"name", "description", "url", facetField("type"), facetField("format"), facetField("status"), facetField("license"), facetField("source"), facetField("tags")}
 	req.Highlight = bleve.NewHighlightWithStyle("html")
 	req.Highlight.Fields = []string{"name", "description", "tags", "capabilities", "keywords", "intents"}
 	req.SortBy([]string{"-_score", "_id"})
@@ -302,6 +303,7 @@ func (b *Bleve) Search(q string, limit int) (*Result, error) {
 		hit.Format = first(h.Fields[facetField("format")])
 		hit.Status = first(h.Fields[facetField("status")])
 		hit.License = first(h.Fields[facetField("license")])
+		hit.Source = first(h.Fields[facetField("source")])
 		hit.Tags = all(h.Fields[facetField("tags")])
 		for f, frags := range h.Fragments {
 			hit.Highlights[f] = frags

@@ -34,6 +34,10 @@ type Skill struct {
 	// SKILL.md); nil only when the skill has no usable name, or once the
 	// skill is released.
 	Doc *uasp.Document
+	// SourceName names the source the skill comes from for people (a
+	// repository's owner/name, a folder's name; see package sourcename):
+	// the Source facet's value. "" when unknown.
+	SourceName string
 
 	taxonomyTerms skillTerms // see terms
 	released      bool

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/spdx"
 	"github.com/skilldex/skilldex/build/yamltree"
 )
 
@@ -18,11 +19,14 @@ const (
 	Categories   = "categories"
 	Capabilities = "capabilities"
 	Types        = "types"
+	Licenses     = "licenses"
+	Sources      = "sources"
 )
 
-// Taxonomy is one way of grouping skills: by tag, category, capability or type.
+// Taxonomy is one way of grouping skills: by tag, category, capability,
+// type, license or source.
 type Taxonomy struct {
-	Kind  string // tags, categories, capabilities, types
+	Kind  string // tags, categories, capabilities, types, licenses, sources
 	Title string // "Tags"
 	Terms []*Term
 }
@@ -91,6 +95,32 @@ func capabilitiesOf(s *Skill) []string {
 	return dedupe(s.Frontmatter.Capabilities)
 }
 
+// LicensesOf returns the skill's license as an SPDX expression, or
+// spdx.Other when its frontmatter's license names none (see
+// spdx.Normalize); nothing when it has no license.
+func LicensesOf(s *Skill) []string { return one(s.terms().license) }
+
+func licenseOf(s *Skill) string {
+	if s.Frontmatter == nil {
+		return ""
+	}
+	return spdx.Normalize(s.Frontmatter.License)
+}
+
+// SourcesOf returns the name of the source the skill comes from
+// (Skill.SourceName).
+func SourcesOf(s *Skill) []string { return one(s.SourceName) }
+
+// one is the list of the one term t, or none when t is "". Skills have
+// one license and one source: the catalog keeps each as a string, which
+// takes less room than a list, and lists them on demand.
+func one(t string) []string {
+	if t == "" {
+		return nil
+	}
+	return []string{t}
+}
+
 func metaList(m *yamltree.Map, key string) []string {
 	v, ok := m.Get(key)
 	if !ok {
@@ -117,6 +147,7 @@ func metaList(m *yamltree.Map, key string) []string {
 type skillTerms struct {
 	once                                  sync.Once
 	tags, types, categories, capabilities []string
+	license                               string
 }
 
 // terms returns the skill's terms, each list clipped so that appending to
@@ -128,6 +159,7 @@ func (s *Skill) terms() *skillTerms {
 		t.types = slices.Clip(typesOf(s))
 		t.categories = slices.Clip(categoriesOf(s))
 		t.capabilities = slices.Clip(capabilitiesOf(s))
+		t.license = licenseOf(s)
 	})
 	return t
 }
@@ -216,5 +248,7 @@ func (c *Catalog) buildTaxonomies() {
 		buildTaxonomy(Categories, "Categories", c.Skills, CategoriesOf),
 		buildTaxonomy(Capabilities, "Capabilities", c.Skills, CapabilitiesOf),
 		buildTaxonomy(Types, "Types", c.Skills, TypesOf),
+		buildTaxonomy(Licenses, "Licenses", c.Skills, LicensesOf),
+		buildTaxonomy(Sources, "Sources", c.Skills, SourcesOf),
 	}
 }

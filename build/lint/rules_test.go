@@ -485,3 +485,27 @@ func TestArchiveSkill(t *testing.T) {
 		t.Errorf("strict: status %s", c.All[0].Status)
 	}
 }
+
+// TestUSKLicenseSuggestsSPDX: a USK license written for people is
+// answered with the SPDX identifier it names, when it names one.
+func TestUSKLicenseSuggestsSPDX(t *testing.T) {
+	for lic, want := range map[string]string{
+		"MIT license": `license "MIT license" is not an SPDX identifier; write MIT`,
+		"Proprietary": `license "Proprietary" is not an SPDX identifier (e.g. MIT, Apache-2.0)`,
+		"Apache 2.0":  `write Apache-2.0`,
+		"Apache-2.0":  "",
+		"MIT OR 0BSD": "",
+	} {
+		dir := testutil.WriteTxtar(t, t.TempDir(), "-- s/SKILL.md --\n---\nspec: usk/1.0\nname: s\ndescription: A skill.\nlicense: "+lic+"\n---\nbody\n")
+		c := load(t, false, dir)
+		got := ""
+		for _, d := range c.All[0].Diagnostics {
+			if d.Code == "usk-license-spdx" {
+				got = d.Message
+			}
+		}
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("license %q: finding %q, want one with %q", lic, got, want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/schema"
 	"github.com/skilldex/skilldex/build/source"
+	"github.com/skilldex/skilldex/build/spdx"
 	"github.com/skilldex/skilldex/build/yamltree"
 )
 
@@ -22,7 +23,6 @@ var (
 	snakeCaseRe  = regexp.MustCompile(`^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$`)
 	envVarRe     = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	agentNameRe  = regexp.MustCompile(`^[A-Za-z0-9._-]{1,80}$`)
-	spdxTokenRe  = regexp.MustCompile(`[A-Za-z0-9.+-]+`)
 	uskRuntimes  = []string{"python3", "node", "bash", "binary", "any"}
 	uskTypes     = []string{"cli", "http"}
 	callPatterns = map[string][]string{"cli": {"stdin_stdout", "args"}, "http": {"http_post"}}
@@ -100,8 +100,12 @@ func (c *checker) usk() {
 	if len(fm.PlatformCompatibility) == 0 {
 		c.add(fm.KeyPos("spec"), "usk-platform-compatibility-missing", "no platform_compatibility; add platform_compatibility: [any] when the skill runs anywhere")
 	}
-	if fm.License != "" && !isSPDX(fm.License) {
-		c.add(fm.ValuePos("license"), "usk-license-spdx", "license %q is not an SPDX identifier (e.g. MIT, Apache-2.0)", fm.License)
+	if fm.License != "" && !spdx.Valid(fm.License) {
+		if id := spdx.Normalize(fm.License); id != spdx.Other {
+			c.add(fm.ValuePos("license"), "usk-license-spdx", "license %q is not an SPDX identifier; write %s", fm.License, id)
+		} else {
+			c.add(fm.ValuePos("license"), "usk-license-spdx", "license %q is not an SPDX identifier (e.g. MIT, Apache-2.0)", fm.License)
+		}
 	}
 	if fm.Homepage != "" {
 		if u, err := url.Parse(fm.Homepage); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
@@ -228,25 +232,4 @@ func isISO8601(s string) bool {
 		}
 	}
 	return false
-}
-
-// isSPDX reports whether every license in an SPDX expression is a known
-// identifier (or a LicenseRef-).
-func isSPDX(expr string) bool {
-	tokens := spdxTokenRe.FindAllString(expr, -1)
-	if len(tokens) == 0 {
-		return false
-	}
-	for _, t := range tokens {
-		switch strings.ToUpper(t) {
-		case "AND", "OR", "WITH":
-			continue
-		}
-		t = strings.TrimSuffix(t, "+")
-		if strings.HasPrefix(t, "LicenseRef-") || spdxIDs[strings.ToLower(t)] {
-			continue
-		}
-		return false
-	}
-	return true
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/spdx"
 )
 
 // card is a skill as listings show it. A skill is listed on the home page
@@ -217,7 +218,9 @@ const homeFacetValues = 12
 
 func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 	var facets []facetView
-	for _, kind := range []string{catalog.Types, catalog.Categories, catalog.Tags, catalog.Capabilities} {
+	// Where a skill comes from first: filtering by repository is the first
+	// thing people do in a catalog that gathers several.
+	for _, kind := range []string{catalog.Sources, catalog.Types, catalog.Categories, catalog.Tags, catalog.Capabilities, catalog.Licenses} {
 		t := c.Taxonomy(kind)
 		if t == nil {
 			continue
@@ -298,8 +301,9 @@ func (r *renderer) writeTaxonomies(c *catalog.Catalog, out *output.Writer) error
 			term := t.Terms[i]
 			return r.paginate(siteinfo.TaxonomyPage(t.Kind, term.Slug), term.Skills, func(sitePath string, cards []*card, p *pager) error {
 				indexLink := r.site.Link(siteinfo.TaxonomyIndex(t.Kind))
+				note := termNote(t.Kind, term.Name)
 				key := r.newListKey("term.html")
-				key.str(t.Title, indexLink, term.Name)
+				key.str(t.Title, indexLink, term.Name, note)
 				key.int(len(term.Skills))
 				key.cards(cards)
 				key.pager(p)
@@ -308,7 +312,7 @@ func (r *renderer) writeTaxonomies(c *catalog.Catalog, out *output.Writer) error
 					Description: fmt.Sprintf("%d skills with %s %s.", len(term.Skills), strings.ToLower(strings.TrimSuffix(t.Title, "s")), term.Name),
 					Section:     t.Kind,
 					Data: map[string]any{
-						"Kind": t.Title, "IndexLink": indexLink,
+						"Kind": t.Title, "IndexLink": indexLink, "Note": note,
 						"Name": term.Name, "Total": len(term.Skills), "Cards": cards, "Pager": p,
 					},
 				}, key)
@@ -319,6 +323,15 @@ func (r *renderer) writeTaxonomies(c *catalog.Catalog, out *output.Writer) error
 		}
 	}
 	return nil
+}
+
+// termNote is what the page of a term says besides its skills: what the
+// License facet's Other holds.
+func termNote(kind, term string) string {
+	if kind == catalog.Licenses && term == spdx.Other {
+		return "Skills whose license, as written, names no SPDX license (\"Complete terms in LICENSE.txt\", a URL, \"Proprietary\"): each skill's page shows what it says."
+	}
+	return ""
 }
 
 func (r *renderer) writeSearch(c *catalog.Catalog, out *output.Writer) error {

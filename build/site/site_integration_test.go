@@ -160,13 +160,7 @@ func TestSiteBuild(t *testing.T) {
 			if base != "/" {
 				opt = sitecheck.Options{BasePath: "/skills/", Origin: "https://acme.github.io"}
 			}
-			problems, err := sitecheck.Check(out, opt)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, p := range problems {
-				t.Error(p)
-			}
+			checkSite(t, out, opt)
 			for _, f := range []string{
 				"index.html", "skills/pdf-tools/index.html", "skills/csv-stats/index.html",
 				"skills/mermaid-diagrams/index.html", "tags/index.html", "tags/pdf/index.html",
@@ -443,6 +437,19 @@ func TestSiteDeterministic(t *testing.T) {
 	}
 }
 
+// checkSite reports every problem internal/sitecheck finds in a built
+// site: broken links, invalid HTML, pages missing from the sitemap.
+func checkSite(t *testing.T, site string, opt sitecheck.Options) {
+	t.Helper()
+	problems, err := sitecheck.Check(site, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
 // pageText returns the text of an HTML page as a reader sees it.
 func pageText(t *testing.T, page string) string {
 	t.Helper()
@@ -507,13 +514,7 @@ func TestLargeCatalogPages(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "report/page/2/index.html")); err != nil {
 		t.Error("the report of 250 skills with findings has one page")
 	}
-	problems, err := sitecheck.Check(out, sitecheck.Options{BasePath: "/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range problems {
-		t.Error(p)
-	}
+	checkSite(t, out, sitecheck.Options{BasePath: "/"})
 }
 
 // TestTermSlugCollision: "C#" and "c-sharp" are two tags with one slug; the
@@ -579,13 +580,7 @@ func TestPartsLeftOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	problems, err := sitecheck.Check(out, sitecheck.Options{BasePath: "/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range problems {
-		t.Error(p)
-	}
+	checkSite(t, out, sitecheck.Options{BasePath: "/"})
 	gone := regexp.MustCompile(`\.html\.md$|\.skill$|\.zip$|^llms-full\.txt$|^search/bleve|^skills/[^/]+/.+[^l]$|^api/v1/skills/[^/]+/|^\.well-known/skills/`)
 	var files []string
 	filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {

@@ -29,7 +29,9 @@ type skillView struct {
 	Name, Description string
 	Type, TypeLink    string
 	Format, Status    string
-	Version, License  string
+	Version           string
+	License           termLink // the SPDX expression (or Other) and its page
+	Source            termLink
 	Permissions       []string
 	Categories, Tags  []termLink
 	Body              template.HTML
@@ -126,7 +128,6 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 	fm := s.Frontmatter
 	if fm != nil {
 		v.Version = strings.TrimSpace(fm.Version)
-		v.License = strings.TrimSpace(fm.License)
 		if p := fm.Permissions; p != nil {
 			if p.Network {
 				v.Permissions = append(v.Permissions, "network")
@@ -144,6 +145,12 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 	}
 	for _, t := range catalog.TypesOf(s) {
 		v.Type, v.TypeLink = t, r.termLink(catalog.Types, t)
+	}
+	for _, t := range catalog.LicensesOf(s) {
+		v.License = termLink{t, r.termLink(catalog.Licenses, t)}
+	}
+	for _, t := range catalog.SourcesOf(s) {
+		v.Source = termLink{t, r.termLink(catalog.Sources, t)}
 	}
 	for _, t := range catalog.CategoriesOf(s) {
 		v.Categories = append(v.Categories, termLink{t, r.termLink(catalog.Categories, t)})
@@ -450,6 +457,12 @@ func (r *renderer) termsEnv(s *catalog.Skill) string {
 	}
 	for _, t := range catalog.TagsOf(s) {
 		b.WriteString(r.termLink(catalog.Tags, t) + "\x00")
+	}
+	for _, t := range catalog.LicensesOf(s) {
+		b.WriteString(r.termLink(catalog.Licenses, t) + "\x00")
+	}
+	for _, t := range catalog.SourcesOf(s) {
+		b.WriteString(r.termLink(catalog.Sources, t) + "\x00")
 	}
 	return b.String()
 }

@@ -102,6 +102,7 @@ func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) 
 	sources := cs.sources
 	changed := cmd.Flags().Changed
 	lo := f.sources.loadOptions(sources)
+	lo.SourceNames = cfg.sourceNames
 	if !changed("strict") && cfg.Strict {
 		lo.Strict = true
 	}

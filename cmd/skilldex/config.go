@@ -26,7 +26,7 @@ type config struct {
 	Description string   `yaml:"description"`
 	BaseURL     string   `yaml:"base_url"`
 	Repository  repoSpec `yaml:"repository"`
-	Sources     []string `yaml:"sources"`
+	Sources     []string `yaml:"-"` // resolved paths of SourceEntries
 	Output      string   `yaml:"output"`
 	Strict      bool     `yaml:"strict"`
 	API         struct {
@@ -51,10 +51,53 @@ type config struct {
 		Legacy string `yaml:"legacy"`
 	} `yaml:"discovery"`
 
+	// SourceEntries are the sources as the file has them (sourceEntry),
+	// and sourceNames the names some give them, by resolved path
+	// (build.LoadOptions.SourceNames).
+	SourceEntries []sourceEntry `yaml:"sources"`
+	sourceNames   map[string]string
+
 	// dir is the folder holding the file: sources and output are relative
 	// to it, so a build gives the same site from any working folder.
 	dir  string
 	path string
+}
+
+// sourceEntry is one entry of sources: a path, or a mapping {path, name}
+// whose name says where the source's skills come from (the Source facet;
+// see package sourcename for the name a source gets without one).
+type sourceEntry struct {
+	Path, Name string
+}
+
+// UnmarshalYAML reads a path or a {path, name} mapping.
+func (e *sourceEntry) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		return n.Decode(&e.Path)
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			var dst *string
+			switch k.Value {
+			case "path":
+				dst = &e.Path
+			case "name":
+				dst = &e.Name
+			default:
+				return fmt.Errorf("line %d: key %s is not a key of a source; a source is a path or {path, name}", k.Line, k.Value)
+			}
+			if v.Kind != yaml.ScalarNode {
+				return fmt.Errorf("line %d: the %s of a source is text", v.Line, k.Value)
+			}
+			*dst = v.Value
+		}
+		if strings.TrimSpace(e.Path) == "" {
+			return fmt.Errorf("line %d: a source needs a path: {path: skills, name: Acme skills}", n.Line)
+		}
+		return nil
+	}
+	return fmt.Errorf("line %d: a source is a path or {path, name}", n.Line)
 }
 
 // loadConfig reads the config file at path; with path "" it reads
@@ -93,8 +136,15 @@ func loadConfig(path string) (*config, error) {
 	}
 	c.path = path
 	c.dir = filepath.Dir(path)
-	for i, s := range c.Sources {
-		c.Sources[i] = c.resolve(s)
+	for _, e := range c.SourceEntries {
+		p := c.resolve(e.Path)
+		c.Sources = append(c.Sources, p)
+		if e.Name != "" {
+			if c.sourceNames == nil {
+				c.sourceNames = map[string]string{}
+			}
+			c.sourceNames[p] = e.Name
+		}
 	}
 	if c.Output != "" {
 		c.Output = c.resolve(c.Output)

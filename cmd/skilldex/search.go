@@ -129,7 +129,7 @@ func printHits(w io.Writer, res *index.Result, color bool) {
 			name = mark(f[0])
 		}
 		var labels []string
-		for _, l := range []string{h.Type, h.Status} {
+		for _, l := range []string{h.Source, h.Type, h.Status} {
 			if l != "" {
 				labels = append(labels, l)
 			}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,5 +68,86 @@ Body.
 	}
 	if code, _, _ := runCLI("search", "--index", site, "--limit", "0", "pdf"); code != 2 {
 		t.Errorf("--limit 0: exit %d, want 2", code)
+	}
+}
+
+// TestSourceNamesAndLicenses: a config's sources may name a source
+// ({path, name}, beside plain paths), a catalog of one source is named by
+// its repository, and skilldex search --json gives each hit its source
+// and its license as an SPDX expression.
+func TestSourceNamesAndLicenses(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- a/one/SKILL.md --
+---
+name: one
+description: The first widget skill.
+license: MIT license
+---
+Body.
+-- b/two/SKILL.md --
+---
+name: two
+description: The second widget skill.
+license: Apache 2.0
+---
+Body.
+-- named/skilldex.yaml --
+repository: https://github.com/acme/not-for-two-sources
+sources:
+  - ../a
+  - path: ../b
+    name: Team B
+output: out
+-- single/skilldex.yaml --
+repository: https://github.com/acme/catalog
+sources: [../a]
+output: out
+-- nopath/skilldex.yaml --
+sources:
+  - name: Team B
+-- badkey/skilldex.yaml --
+sources:
+  - path: ../b
+    label: Team B
+-- nested/skilldex.yaml --
+sources:
+  - [../a]
+`)
+	search := func(config string) map[string][2]string {
+		t.Helper()
+		if code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, config, "skilldex.yaml")); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", config, code, stderr)
+		}
+		code, out, stderr := runCLI(t, "search", "--index", filepath.Join(dir, config, "out"), "--json", "widget")
+		if code != exitOK {
+			t.Fatalf("%s: search: exit %d: %s", config, code, stderr)
+		}
+		var res struct {
+			Hits []struct{ Name, Source, License string } `json:"hits"`
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string][2]string{}
+		for _, h := range res.Hits {
+			got[h.Name] = [2]string{h.Source, h.License}
+		}
+		return got
+	}
+	if got, want := search("named"), map[string][2]string{"one": {"a", "MIT"}, "two": {"Team B", "Apache-2.0"}}; !maps.Equal(got, want) {
+		t.Errorf("named sources: %v, want %v", got, want)
+	}
+	if got, want := search("single"), map[string][2]string{"one": {"acme/catalog", "MIT"}}; !maps.Equal(got, want) {
+		t.Errorf("a single source: %v, want %v", got, want)
+	}
+	for config, want := range map[string]string{
+		"nopath": "line 2: a source needs a path",
+		"badkey": "line 3: key label is not a key of a source",
+		"nested": "line 2: a source is a path or {path, name}",
+	} {
+		code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, config, "skilldex.yaml"))
+		if code != exitFailure || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", config, code, stderr, want)
+		}
 	}
 }

@@ -463,3 +463,33 @@ func TestThemeToggle(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchSourceAndLicenseFacets: the search page's filters start with
+// the Source facet and list licenses as SPDX identifiers; a source given
+// in the URL narrows the results to its skills, and "Show more" is hidden
+// once every result is shown.
+func TestSearchSourceAndLicenseFacets(t *testing.T) {
+	srv, b := demo(t)
+	tab := browsertest.NewTab(t, b, srv.Origin)
+	check(t, tab, tab.Visit(srv.Page("search/?source=workspace")))
+	check(t, tab, tab.Wait(waitResults))
+	legends, err := browsertest.Eval[[]string](tab, `[...document.querySelectorAll('#search-facets legend')].map(l => l.textContent)`)
+	check(t, tab, err)
+	if len(legends) == 0 || legends[0] != "Source" || !contains(legends, "License") {
+		t.Errorf("the filters are %q, want Source first and License among them", legends)
+	}
+	licenses, err := browsertest.Eval[[]string](tab, `[...document.querySelectorAll('#search-facets input[name=license]')].map(i => i.value)`)
+	check(t, tab, err)
+	if strings.Join(licenses, " ") != "MIT Apache-2.0" {
+		t.Errorf("license filters %q, want MIT and Apache-2.0", licenses)
+	}
+	if got := names(results(t, tab)); strings.Join(got, " ") != "meeting-notes skillbag-get-skills" {
+		t.Errorf("source=workspace shows %q, want the workspace's two skills", got)
+	}
+	if on, _ := browsertest.Eval[bool](tab, `document.querySelector('#search-facets input[name=source][value=workspace]').checked`); !on {
+		t.Error("the workspace box is not checked")
+	}
+	if shown, _ := browsertest.Eval[bool](tab, `getComputedStyle(document.querySelector('.search-more')).display !== 'none'`); shown {
+		t.Error(`"Show more" is shown with every result on the page`)
+	}
+}
