@@ -41,7 +41,7 @@ func TestParse(t *testing.T) {
 	}
 }
 
-func FuzzParse(f *testing.F) {
+func FuzzParseJudged(f *testing.F) {
 	f.Add("kube\tk8s-manifest-generator,helm-chart-scaffolding\tkeyword\n# c\n\nq\ta\ttask-train\n")
 	f.Add("a\tb\tc\td\n")
 	f.Add("\t\t\n")
