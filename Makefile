@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test vet fuzz fuzz-short bench bench-100k bench-go demo clean
+.PHONY: all build test vet fuzz fuzz-short bench bench-100k bench-go eval-search demo clean
 
 all: build
 
@@ -53,6 +53,14 @@ bench-100k:
 
 bench-go:
 	$(GO) test -run XXX -bench . -benchtime 1x $(PKGS)
+
+# Search quality on the judged query sets (index/testdata/judged): builds
+# the corpus site once, then prints success@1, success@3 and MRR@10 of
+# bleve, the browser's JSON index (under Node) and a plain BM25 floor on
+# every set, their agreement and the task queries missed at rank 1
+# (internal/searcheval). Needs Node; a run takes well under a minute.
+eval-search:
+	$(GO) run ./internal/searcheval/cmd/searcheval $(EVALFLAGS)
 
 demo:
 	$(GO) run ./cmd/skilldex validate content
