@@ -102,9 +102,17 @@
     return /^[A-Za-z0-9_.~:\/%@+=,-]+$/.test(s) ? s : "'" + s.replace(/'/g, "'\\''") + "'";
   }
 
+  // Filters (details elements with data-fold-narrow, open in the page)
+  // start folded on a narrow screen, where they would stand between the
+  // reader and the skills; without JavaScript they stay open.
+  function foldNarrow() {
+    if (!window.matchMedia || !matchMedia('(max-width: 48rem)').matches) return;
+    each(document.querySelectorAll('details[data-fold-narrow]'), function (d) { d.open = false; });
+  }
+
   function each(list, fn) { Array.prototype.forEach.call(list, fn); }
 
-  function ready() { wireSiteURL(); wireTheme(); wireCopy(); wireSlash(); wireMenu(); }
+  function ready() { wireSiteURL(); wireTheme(); wireCopy(); wireSlash(); wireMenu(); foldNarrow(); }
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ready);
   else ready();
 })();

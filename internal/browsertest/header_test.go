@@ -220,3 +220,56 @@ func TestInstallCommandWithoutBaseURL(t *testing.T) {
 		t.Errorf("without JavaScript the home page shows [command, prose] = %v, want the prose alone", home)
 	}
 }
+
+// TestFiltersFoldOnAPhone checks that the facets of the home and search
+// pages, which stand before the skills on a narrow screen, start folded
+// there (a "Filters" summary opens them), and are shown, with no summary,
+// on a desktop; without JavaScript they stay open.
+func TestFiltersFoldOnAPhone(t *testing.T) {
+	srv, b := demo(t)
+	const filtersJS = `(() => {
+		const d = document.querySelector('.sd-filters');
+		const shown = el => !!el && el.checkVisibility({contentVisibilityAuto: true, visibilityProperty: true});
+		return {open: d.open, summary: shown(d.querySelector('summary')), facet: shown(d.querySelector('h2, #search-facets fieldset, li'))};
+	})()`
+	type filters struct {
+		Open    bool `json:"open"`
+		Summary bool `json:"summary"`
+		Facet   bool `json:"facet"` // a facet's heading or value is shown
+	}
+	for _, page := range []struct{ name, path, ready string }{
+		{"home", "", ""},
+		{"search", "search/?q=release", `document.querySelector('#search-facets fieldset')`},
+	} {
+		for _, c := range []struct {
+			width   int64
+			scripts bool
+			want    filters
+		}{
+			{390, true, filters{Open: false, Summary: true, Facet: false}},
+			{390, false, filters{Open: true, Summary: true, Facet: true}},
+			{1280, true, filters{Open: true, Summary: false, Facet: true}},
+		} {
+			if !c.scripts && page.ready != "" {
+				continue // the search page's facets come from its script
+			}
+			t.Run(fmt.Sprintf("%s-%d-scripts=%v", page.name, c.width, c.scripts), func(t *testing.T) {
+				tab := browsertest.NewTab(t, b, srv.Origin)
+				check(t, tab, tab.Do(chromedp.EmulateViewport(c.width, 900)))
+				if !c.scripts {
+					check(t, tab, tab.DisableScripts(true))
+				}
+				err := tab.Visit(srv.Page(page.path))
+				if err == nil && page.ready != "" {
+					err = tab.Wait(page.ready)
+				}
+				check(t, tab, err)
+				got, err := browsertest.Eval[filters](tab, filtersJS)
+				check(t, tab, err)
+				if got != c.want {
+					t.Errorf("filters %+v, want %+v", got, c.want)
+				}
+			})
+		}
+	}
+}

@@ -30,14 +30,15 @@ func main() {
 	out := flag.String("out", "shots", "the folder to write the PNG files to")
 	pages := flag.String("pages", "home=,skill=skills/release-notes/", "comma-separated NAME=SITE-PATH pairs of the pages to take")
 	widths := flag.String("widths", "1280,390", "comma-separated viewport widths in CSS pixels")
+	screen := flag.Bool("screen", false, "take what the first screen shows (900 px high) instead of the whole page")
 	flag.Parse()
-	if err := run(*site, *base, *out, *pages, *widths); err != nil {
+	if err := run(*site, *base, *out, *pages, *widths, *screen); err != nil {
 		fmt.Fprintln(os.Stderr, "screenshot:", err)
 		os.Exit(1)
 	}
 }
 
-func run(site, base, out, pages, widths string) error {
+func run(site, base, out, pages, widths string, screen bool) error {
 	path, err := browsertest.Chromium()
 	if err != nil {
 		return err
@@ -100,7 +101,11 @@ func run(site, base, out, pages, widths string) error {
 				if err := tab.Visit(srv.Page(sitePath)); err != nil {
 					return err
 				}
-				png, err := browsertest.Run(tab, chromedp.FullScreenshot(100))
+				shot := chromedp.FullScreenshot(100)
+				if screen {
+					shot = chromedp.CaptureScreenshot()
+				}
+				png, err := browsertest.Run(tab, shot)
 				if err != nil {
 					return err
 				}
