@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/derive"
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/skill"
@@ -97,7 +98,7 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		var doc *uasp.Document
 		var uds []diag.Diagnostic
 		if !opt.NoDerive || s.UASPValue != nil {
-			doc, uds = uasp.ForSkill(s)
+			doc, uds = derive.ForSkill(s)
 		}
 		// The checks of this skill are done: those across skills
 		// (workspaces, below) read no deeper than ReleaseSyntax keeps.

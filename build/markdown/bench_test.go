@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/skilldex/skilldex/build/derive"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/build/uasp"
@@ -133,7 +134,7 @@ func catalogDocs(b testing.TB, root string) (docs []doc, size int64) {
 		if len(s.Body) > 0 {
 			docs = append(docs, doc{s.Body, Options{ResolveLink: resolve, HeadingShift: 1}})
 		}
-		if d, _ := uasp.ForSkill(s); d != nil {
+		if d, _ := derive.ForSkill(s); d != nil {
 			docs = append(docs, doc{uasp.SectionsMarkdown(d, 1), Options{ResolveLink: resolve, IDPrefix: "uasp-"}})
 		}
 	}

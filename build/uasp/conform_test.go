@@ -1,6 +1,9 @@
-package uasp
+package uasp_test
 
 import (
+	"github.com/skilldex/skilldex/build/derive"
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/internal/testskills"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
@@ -10,9 +13,6 @@ import (
 	"github.com/skilldex/skilldex/build/yamltree"
 )
 
-// fullValidate is Validate without the shortcut conforms gives.
-func fullValidate(doc any) []Problem { return validateWith(compiled, doc) }
-
 // TestConformsOnCorpus checks, for the document of every corpus skill
 // (derived or written by its author), that conforms is never wrong: a
 // document it accepts is one the validator accepts. Every derived
@@ -21,9 +21,9 @@ func TestConformsOnCorpus(t *testing.T) {
 	docs := corpusDocs(t)
 	derived, given := 0, 0
 	for _, d := range docs {
-		ok := conforms(d.Root)
-		if ok && len(fullValidate(d.Root)) != 0 {
-			t.Errorf("%s: conforms, but the validator says %v", d.Name(), fullValidate(d.Root))
+		ok := uasp.Conforms(d.Root)
+		if ok && len(uasp.FullValidate(d.Root)) != 0 {
+			t.Errorf("%s: conforms, but the validator says %v", d.Name(), uasp.FullValidate(d.Root))
 		}
 		if d.Derived {
 			derived++
@@ -56,11 +56,11 @@ func TestConformsOnMutations(t *testing.T) {
 		for range 1 + rnd.IntN(2) {
 			mutate(rnd, root)
 		}
-		problems := fullValidate(root)
+		problems := uasp.FullValidate(root)
 		if len(problems) != 0 {
 			rejected++
 		}
-		if conforms(root) {
+		if uasp.Conforms(root) {
 			accepted++
 			if len(problems) != 0 {
 				y, _ := yamltree.JSON(root, "  ")
@@ -74,13 +74,24 @@ func TestConformsOnMutations(t *testing.T) {
 	}
 }
 
+// TestStreamHashOnCorpus checks the hash stamp computes against the hash
+// of yamltree.PythonJSON on every corpus document (see
+// TestStreamHashMatchesHashJSON for random trees).
+func TestStreamHashOnCorpus(t *testing.T) {
+	for _, d := range corpusDocs(t) {
+		if got, want := uasp.StreamHash(d.Root), uasp.HashJSON(d.Root); got != want {
+			t.Errorf("%s: streamHash %s, hashJSON %s", d.Name(), got, want)
+		}
+	}
+}
+
 // corpusDocs returns the documents of the corpus's skills.
-func corpusDocs(t *testing.T) []*Document {
+func corpusDocs(t *testing.T) []*uasp.Document {
 	t.Helper()
-	var docs []*Document
+	var docs []*uasp.Document
 	for _, dir := range []string{"skills", "usk", "uasp"} {
-		for _, s := range loadSkills(t, dir) {
-			if d, _ := ForSkill(s); d != nil {
+		for _, s := range testskills.Corpus(t, dir) {
+			if d, _ := derive.ForSkill(s); d != nil {
 				docs = append(docs, d)
 			}
 		}

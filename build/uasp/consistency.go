@@ -34,13 +34,13 @@ var urlLike = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://`)
 //     ref that is itself a URL is documentation, not an id, and is accepted.
 func Consistency(root *yamltree.Map) []Problem {
 	var out []Problem
-	commands, _ := getMap(root, "commands")
+	commands, _ := yamltree.GetAs[*yamltree.Map](root, "commands")
 	entities := map[string]bool{}
-	state, _ := getMap(root, "state")
-	ents, _ := getList(state, "entities")
+	state, _ := yamltree.GetAs[*yamltree.Map](root, "state")
+	ents, _ := yamltree.GetAs[[]any](state, "entities")
 	for _, e := range ents {
 		if m, ok := e.(*yamltree.Map); ok {
-			if n, ok := getString(m, "name"); ok {
+			if n, ok := yamltree.GetAs[string](m, "name"); ok {
 				entities[n] = true
 			}
 		}
@@ -54,7 +54,7 @@ func Consistency(root *yamltree.Map) []Problem {
 				return true
 			}
 			if cm, ok := v.(*yamltree.Map); ok {
-				aliases, _ := getList(cm, "aliases")
+				aliases, _ := yamltree.GetAs[[]any](cm, "aliases")
 				for _, a := range aliases {
 					if a == name {
 						return true
@@ -70,9 +70,9 @@ func Consistency(root *yamltree.Map) []Problem {
 		if !ok {
 			continue
 		}
-		ename, _ := getString(m, "name")
+		ename, _ := yamltree.GetAs[string](m, "name")
 		for _, field := range []string{"created_by", "consumed_by"} {
-			list, _ := getList(m, field)
+			list, _ := yamltree.GetAs[[]any](m, field)
 			for j, item := range list {
 				s, ok := item.(string)
 				if !ok {
@@ -101,7 +101,7 @@ func Consistency(root *yamltree.Map) []Problem {
 			continue
 		}
 		for _, field := range []string{"requires", "creates", "invalidates"} {
-			list, _ := getList(cm, field)
+			list, _ := yamltree.GetAs[[]any](cm, field)
 			for j, item := range list {
 				s, ok := item.(string)
 				if !ok || !commandKeyLike.MatchString(s) || entities[s] {
@@ -118,24 +118,24 @@ func Consistency(root *yamltree.Map) []Problem {
 		}
 	}
 
-	sources, _ := getList(root, "sources")
+	sources, _ := yamltree.GetAs[[]any](root, "sources")
 	known := map[string]bool{}
 	for _, src := range sources {
 		if m, ok := src.(*yamltree.Map); ok {
 			for _, f := range []string{"id", "url", "path"} {
-				if s, ok := getString(m, f); ok {
+				if s, ok := yamltree.GetAs[string](m, f); ok {
 					known[s] = true
 				}
 			}
 		}
 	}
-	decisions, _ := getList(root, "decisions")
+	decisions, _ := yamltree.GetAs[[]any](root, "decisions")
 	for i, d := range decisions {
 		m, ok := d.(*yamltree.Map)
 		if !ok {
 			continue
 		}
-		ref, ok := getString(m, "ref")
+		ref, ok := yamltree.GetAs[string](m, "ref")
 		if !ok || known[ref] || urlLike.MatchString(ref) {
 			continue
 		}
@@ -145,22 +145,4 @@ func Consistency(root *yamltree.Map) []Problem {
 			Where(path), ref, ref)})
 	}
 	return out
-}
-
-func getMap(m *yamltree.Map, key string) (*yamltree.Map, bool) {
-	v, _ := m.Get(key)
-	x, ok := v.(*yamltree.Map)
-	return x, ok
-}
-
-func getList(m *yamltree.Map, key string) ([]any, bool) {
-	v, _ := m.Get(key)
-	x, ok := v.([]any)
-	return x, ok
-}
-
-func getString(m *yamltree.Map, key string) (string, bool) {
-	v, _ := m.Get(key)
-	x, ok := v.(string)
-	return x, ok
 }

@@ -1,18 +1,16 @@
 // Package uasp is skilldex's UASP engine (specs/uasp.md): it validates
 // UASP documents against the schema of section 3.1, computes their content
 // version (3.3), checks their internal references (7.1.5), answers queries
-// (6.1-6.5), derives a document from a SKILL.md when the author wrote none
-// (7.1, deterministically, without an LLM), and writes a document back as
-// Markdown (7.2).
+// (6.1-6.5), and writes a document back as YAML and as Markdown (7.2).
 //
 // Every skill of a catalog gets a Document: the author's NAME.uasp.yaml
-// when there is one, else one derived from its SKILL.md. Documents are
+// when there is one (Given), else one package derive makes from its
+// SKILL.md (Derived). Documents are
 // plain ordered trees (yamltree values), so that the same bytes come out
 // whatever the machine or the parallelism.
 package uasp
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/skilldex/skilldex/build/diag"
@@ -76,12 +74,12 @@ type Document struct {
 func NewDocument(name string, root *yamltree.Map) *Document {
 	d := &Document{Root: arrange(root), skill: name}
 	d.problems = Validate(root)
-	if meta, ok := getMap(root, "meta"); ok {
+	if meta, ok := yamltree.GetAs[*yamltree.Map](root, "meta"); ok {
 		if v, ok := meta.Get("version"); ok && v != nil {
-			d.DeclaredVersion = scalarText(v)
+			d.DeclaredVersion = yamltree.Text(v)
 		}
 		if d.skill == "" {
-			d.skill, _ = getString(meta, "name")
+			d.skill, _ = yamltree.GetAs[string](meta, "name")
 		}
 	}
 	d.stamp()
@@ -90,7 +88,7 @@ func NewDocument(name string, root *yamltree.Map) *Document {
 
 // stamp computes the version and writes it into meta.version.
 func (d *Document) stamp() {
-	meta, ok := getMap(d.Root, "meta")
+	meta, ok := yamltree.GetAs[*yamltree.Map](d.Root, "meta")
 	if !ok {
 		d.Version = streamHash(d.Root) // no meta.version to leave out
 		return
@@ -109,15 +107,15 @@ func (d *Document) Name() string { return d.skill }
 
 // Type returns meta.type ("" when absent).
 func (d *Document) Type() string {
-	meta, _ := getMap(d.Root, "meta")
-	s, _ := getString(meta, "type")
+	meta, _ := yamltree.GetAs[*yamltree.Map](d.Root, "meta")
+	s, _ := yamltree.GetAs[string](meta, "type")
 	return s
 }
 
 // Description returns meta.description, trimmed ("" when absent).
 func (d *Document) Description() string {
-	meta, _ := getMap(d.Root, "meta")
-	s, _ := getString(meta, "description")
+	meta, _ := yamltree.GetAs[*yamltree.Map](d.Root, "meta")
+	s, _ := yamltree.GetAs[string](meta, "description")
 	return strings.TrimSpace(s)
 }
 
@@ -174,49 +172,14 @@ func arrangeMeta(meta *yamltree.Map) *yamltree.Map {
 	return out
 }
 
-func scalarText(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case yamltree.Timestamp:
-		return string(x)
-	}
-	b, err := yamltree.JSON(v, "")
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(b)
-}
-
-// Converter derives a UASP document from a skill that has none. The
-// default, Deterministic, reads the SKILL.md and its frontmatter with fixed
-// rules; a converter using an LLM (section 7.1.1) can be plugged in here
-// later, off by default.
-type Converter interface {
-	// Convert returns the derived document (sections in any order; meta
-	// included) and, for each derived item, the SKILL.md line it came from,
-	// keyed by query path.
-	Convert(s *skill.Skill) (root *yamltree.Map, origins map[string]int, err error)
-}
-
-// DefaultConverter is the converter ForSkill uses.
-var DefaultConverter Converter = Deterministic{}
-
-// ForSkill returns the skill's UASP document and what is wrong with it:
-// the author's document when there is one (s.UASPValue), else one derived
-// from SKILL.md with DefaultConverter. The document is nil only when the
-// skill has no usable name.
-func ForSkill(s *skill.Skill) (*Document, []diag.Diagnostic) {
-	if s == nil || s.Name == "" {
+// Given returns the document the author wrote for s (s.UASPValue) and
+// what is wrong with it, as warnings that count in the skill's status. It
+// returns nil when s has no usable name or no readable document.
+func Given(s *skill.Skill) (*Document, []diag.Diagnostic) {
+	root, ok := s.UASPValue.(*yamltree.Map)
+	if s.Name == "" || !ok {
 		return nil, nil
 	}
-	if root, ok := s.UASPValue.(*yamltree.Map); ok {
-		return given(s, root)
-	}
-	return derived(s, DefaultConverter)
-}
-
-func given(s *skill.Skill, root *yamltree.Map) (*Document, []diag.Diagnostic) {
 	file := s.DisplayPath(s.UASPFile)
 	d := NewDocument(s.Name, root)
 	var ds []diag.Diagnostic
@@ -232,8 +195,8 @@ func given(s *skill.Skill, root *yamltree.Map) (*Document, []diag.Diagnostic) {
 			d.DeclaredVersion, d.Version, d.Version)
 	}
 	if s.SkillFile != "" {
-		meta, _ := getMap(root, "meta")
-		if n, ok := getString(meta, "name"); ok && skill.CanonicalName(n) != s.Name {
+		meta, _ := yamltree.GetAs[*yamltree.Map](root, "meta")
+		if n, ok := yamltree.GetAs[string](meta, "name"); ok && skill.CanonicalName(n) != s.Name {
 			warn([]string{"meta", "name"}, CodeNameMismatch,
 				"meta.name is %q but %s names the skill %q; make them the same (the skill is published as %q)",
 				n, s.DisplayPath(s.SkillFile), s.Name, s.Name)
@@ -245,32 +208,19 @@ func given(s *skill.Skill, root *yamltree.Map) (*Document, []diag.Diagnostic) {
 	return d, diag.Sort(ds)
 }
 
-func derived(s *skill.Skill, conv Converter) (*Document, []diag.Diagnostic) {
-	file := s.File()
-	root, origins, err := conv.Convert(s)
-	if err != nil || root == nil {
-		msg := "no UASP document could be derived"
-		if err != nil {
-			msg += ": " + err.Error()
-		}
-		return nil, []diag.Diagnostic{diag.At(file, diag.Pos{Line: 1, Column: 1}, diag.Info, CodeSchema,
-			"%s; add a %s.uasp.yaml beside SKILL.md", msg, s.Name)}
-	}
-	// Deterministic builds a new tree for every call; another converter
-	// may keep and reuse what it returns.
-	arranged := arrange
-	if _, fresh := conv.(Deterministic); fresh {
-		arranged = arrangeOwned
-	}
-	d := &Document{Root: arranged(root), Derived: true, Origins: origins, skill: s.Name}
+// Derived makes the document of skill name from root, a tree derived from
+// the skill's file (package derive), which it takes over; origins are the
+// lines of file that derived items came from. What is wrong with the
+// document is reported as info: it is skilldex's inference, not the
+// author's mistake, and never changes the skill's status, so that
+// validate, which derives nothing, and build agree. A derived document
+// that breaks the schema is a skilldex bug, but the reader deserves to
+// know why queries fail.
+func Derived(name, file string, root *yamltree.Map, origins map[string]int) (*Document, []diag.Diagnostic) {
+	d := &Document{Root: arrangeOwned(root), Derived: true, Origins: origins, skill: name}
 	d.stamp()
 	d.problems = Validate(d.Root)
 	var ds []diag.Diagnostic
-	// What is wrong with a derived document is skilldex's inference, not
-	// the author's mistake: it is reported as info and never changes the
-	// skill's status, so that validate, which derives nothing, and build
-	// agree. A derived document that breaks the schema is a skilldex bug,
-	// but the reader deserves to know why queries fail.
 	for _, p := range d.problems {
 		ds = append(ds, diag.At(file, diag.Pos{Line: d.origin(p.Path), Column: 0}, diag.Info, CodeSchema,
 			"the UASP document derived from SKILL.md breaks the schema (please report this): %s", p.Message))

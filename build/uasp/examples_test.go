@@ -3,6 +3,7 @@ package uasp
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/skilldex/skilldex/internal/testskills"
 	"reflect"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ import (
 func specExamples(t *testing.T) map[string]*skill.Skill {
 	t.Helper()
 	out := map[string]*skill.Skill{}
-	for _, s := range loadSkills(t, "uasp", "ifoster01__uasp", "agent-skills") {
+	for _, s := range testskills.Corpus(t, "uasp", "ifoster01__uasp", "agent-skills") {
 		if s.Name != "" {
 			out[s.Name] = s
 		}
@@ -36,7 +37,7 @@ func TestSpecExamplesValidateAndHash(t *testing.T) {
 		if want[name] == "" {
 			continue
 		}
-		d, ds := ForSkill(s)
+		d, ds := Given(s)
 		if d == nil {
 			t.Fatalf("%s: no document", name)
 		}
@@ -94,7 +95,7 @@ func indexOf(list []string, s string) int {
 func TestSpecQueries(t *testing.T) {
 	docs := map[string]*Document{}
 	for name, s := range specExamples(t) {
-		docs[name], _ = ForSkill(s)
+		docs[name], _ = Given(s)
 	}
 	cases := []struct {
 		query string
@@ -194,7 +195,7 @@ func TestSpecQueries(t *testing.T) {
 // files alike).
 func TestMarshalAnswerFormat(t *testing.T) {
 	docs := specExamples(t)
-	d, _ := ForSkill(docs["agent-browser"])
+	d, _ := Given(docs["agent-browser"])
 	got := MarshalAnswer(d.Query("commands.click", nil))
 	want := `{
   "skill": "agent-browser",
@@ -240,10 +241,10 @@ func TestMarshalAnswerFormat(t *testing.T) {
 
 func TestFixturesVersionMismatch(t *testing.T) {
 	base := testutil.Testdata(t, "corpus", "uasp", "ifoster01__uasp", "packages", "skills-cli", "tests", "fixtures")
-	s := loadSkills(t, "uasp", "ifoster01__uasp", "packages", "skills-cli", "tests", "fixtures")
+	s := testskills.Corpus(t, "uasp", "ifoster01__uasp", "packages", "skills-cli", "tests", "fixtures")
 	n := 0
 	for _, sk := range s {
-		d, ds := ForSkill(sk)
+		d, ds := Given(sk)
 		if d == nil {
 			continue
 		}

@@ -23,8 +23,8 @@ import (
 func ToMarkdown(d *Document) []byte {
 	w := &mdWriter{derived: d.Derived}
 	root := d.Root
-	meta, _ := getMap(root, "meta")
-	name, _ := getString(meta, "name")
+	meta, _ := yamltree.GetAs[*yamltree.Map](root, "meta")
+	name, _ := yamltree.GetAs[string](meta, "name")
 	if name == "" {
 		name = d.skill
 	}
@@ -134,7 +134,7 @@ func asText(v any) string {
 		}
 		return string(b)
 	}
-	return scalarText(v)
+	return yamltree.Text(v)
 }
 
 // inlineText flattens text to one line for running Markdown.
@@ -212,21 +212,21 @@ func (w *mdWriter) bullets(items []any) {
 }
 
 func (w *mdWriter) triggers(root *yamltree.Map) {
-	t, ok := getMap(root, "triggers")
+	t, ok := yamltree.GetAs[*yamltree.Map](root, "triggers")
 	if !ok || t.Len() == 0 {
 		return
 	}
 	w.heading(2, "When to use")
-	if kw, _ := getList(t, "keywords"); len(kw) > 0 {
+	if kw, _ := yamltree.GetAs[[]any](t, "keywords"); len(kw) > 0 {
 		w.line("- **Keywords:** ", inlineText(asText(kw)))
 	}
-	if in, _ := getList(t, "intents"); len(in) > 0 {
+	if in, _ := yamltree.GetAs[[]any](t, "intents"); len(in) > 0 {
 		w.line("- **Intents:**")
 		for _, i := range in {
 			w.line("  - ", inlineText(asText(i)))
 		}
 	}
-	if fp, _ := getList(t, "file_patterns"); len(fp) > 0 {
+	if fp, _ := yamltree.GetAs[[]any](t, "file_patterns"); len(fp) > 0 {
 		var cs []string
 		for _, p := range fp {
 			cs = append(cs, code(asText(p)))
@@ -237,20 +237,20 @@ func (w *mdWriter) triggers(root *yamltree.Map) {
 }
 
 func (w *mdWriter) guidelines(root *yamltree.Map) {
-	c, ok := getMap(root, "constraints")
+	c, ok := yamltree.GetAs[*yamltree.Map](root, "constraints")
 	if !ok || c.Len() == 0 {
 		return
 	}
 	w.heading(2, "Guidelines")
-	if l, _ := getList(c, "never"); len(l) > 0 {
+	if l, _ := yamltree.GetAs[[]any](c, "never"); len(l) > 0 {
 		w.heading(3, "Never")
 		w.bullets(l)
 	}
-	if l, _ := getList(c, "always"); len(l) > 0 {
+	if l, _ := yamltree.GetAs[[]any](c, "always"); len(l) > 0 {
 		w.heading(3, "Always")
 		w.bullets(l)
 	}
-	if l, _ := getList(c, "prefer"); len(l) > 0 {
+	if l, _ := yamltree.GetAs[[]any](c, "prefer"); len(l) > 0 {
 		w.heading(3, "Prefer")
 		for _, p := range l {
 			m, _ := p.(*yamltree.Map)
@@ -267,7 +267,7 @@ func (w *mdWriter) guidelines(root *yamltree.Map) {
 }
 
 func (w *mdWriter) decisions(root *yamltree.Map) {
-	l, _ := getList(root, "decisions")
+	l, _ := yamltree.GetAs[[]any](root, "decisions")
 	if len(l) == 0 {
 		return
 	}
@@ -287,15 +287,15 @@ func (w *mdWriter) decisions(root *yamltree.Map) {
 }
 
 func (w *mdWriter) state(root *yamltree.Map) {
-	st, _ := getMap(root, "state")
-	ents, _ := getList(st, "entities")
+	st, _ := yamltree.GetAs[*yamltree.Map](root, "state")
+	ents, _ := yamltree.GetAs[[]any](st, "entities")
 	if len(ents) == 0 {
 		return
 	}
 	w.heading(2, "State")
 	for _, e := range ents {
 		m, _ := e.(*yamltree.Map)
-		name, _ := getString(m, "name")
+		name, _ := yamltree.GetAs[string](m, "name")
 		w.heading(3, code(name))
 		for k, v := range m.All() {
 			if k == "name" {
@@ -339,7 +339,7 @@ func (w *mdWriter) argsTable(args []any) {
 			def = code(asText(v))
 		}
 		desc, _ := m.Get("description")
-		if vals, ok := getList(m, "values"); ok {
+		if vals, ok := yamltree.GetAs[[]any](m, "values"); ok {
 			d := asText(desc)
 			if d != "" {
 				d += "; "
@@ -370,7 +370,7 @@ func (w *mdWriter) flagsTable(flags []any) {
 }
 
 func (w *mdWriter) commands(root *yamltree.Map) {
-	cmds, ok := getMap(root, "commands")
+	cmds, ok := yamltree.GetAs[*yamltree.Map](root, "commands")
 	if !ok || cmds.Len() == 0 {
 		return
 	}
@@ -378,14 +378,14 @@ func (w *mdWriter) commands(root *yamltree.Map) {
 	for name, v := range cmds.All() {
 		m, _ := v.(*yamltree.Map)
 		w.heading(3, code(name))
-		if syn, ok := getString(m, "syntax"); ok {
+		if syn, ok := yamltree.GetAs[string](m, "syntax"); ok {
 			w.block("", syn)
 		}
 		if desc, ok := m.Get("description"); ok {
 			w.line(inlineText(asText(desc)))
 			w.blank()
 		}
-		if al, _ := getList(m, "aliases"); len(al) > 0 {
+		if al, _ := yamltree.GetAs[[]any](m, "aliases"); len(al) > 0 {
 			var cs []string
 			for _, a := range al {
 				cs = append(cs, code(asText(a)))
@@ -393,10 +393,10 @@ func (w *mdWriter) commands(root *yamltree.Map) {
 			w.line("Aliases: ", strings.Join(cs, ", "))
 			w.blank()
 		}
-		if args, _ := getList(m, "args"); len(args) > 0 {
+		if args, _ := yamltree.GetAs[[]any](m, "args"); len(args) > 0 {
 			w.argsTable(args)
 		}
-		if flags, _ := getList(m, "flags"); len(flags) > 0 {
+		if flags, _ := yamltree.GetAs[[]any](m, "flags"); len(flags) > 0 {
 			w.flagsTable(flags)
 		}
 		var facts []string
@@ -415,7 +415,7 @@ func (w *mdWriter) commands(root *yamltree.Map) {
 			w.line("> **Note:** ", inlineText(asText(note)))
 			w.blank()
 		}
-		if vars, _ := getList(m, "variants"); len(vars) > 0 {
+		if vars, _ := yamltree.GetAs[[]any](m, "variants"); len(vars) > 0 {
 			w.line("Variants:")
 			w.blank()
 			for _, vv := range vars {
@@ -429,14 +429,14 @@ func (w *mdWriter) commands(root *yamltree.Map) {
 			}
 			w.blank()
 		}
-		if ex, ok := getString(m, "example"); ok {
+		if ex, ok := yamltree.GetAs[string](m, "example"); ok {
 			w.block("bash", ex)
 		}
 	}
 }
 
 func (w *mdWriter) globalFlags(root *yamltree.Map) {
-	l, _ := getList(root, "global_flags")
+	l, _ := yamltree.GetAs[[]any](root, "global_flags")
 	if len(l) == 0 {
 		return
 	}
@@ -467,7 +467,7 @@ func title(s string) string {
 }
 
 func (w *mdWriter) workflows(root *yamltree.Map) {
-	wfs, ok := getMap(root, "workflows")
+	wfs, ok := yamltree.GetAs[*yamltree.Map](root, "workflows")
 	if !ok || wfs.Len() == 0 {
 		return
 	}
@@ -482,12 +482,12 @@ func (w *mdWriter) workflows(root *yamltree.Map) {
 			w.line(inlineText(asText(desc)))
 			w.blank()
 		}
-		if inv, _ := getList(m, "invariants"); len(inv) > 0 {
+		if inv, _ := yamltree.GetAs[[]any](m, "invariants"); len(inv) > 0 {
 			w.line("Invariants:")
 			w.blank()
 			w.bullets(inv)
 		}
-		if steps, _ := getList(m, "steps"); len(steps) > 0 {
+		if steps, _ := yamltree.GetAs[[]any](m, "steps"); len(steps) > 0 {
 			for i, st := range steps {
 				sm, _ := st.(*yamltree.Map)
 				cmd, _ := sm.Get("cmd")
@@ -512,7 +512,7 @@ func (w *mdWriter) workflows(root *yamltree.Map) {
 			}
 			w.blank()
 		}
-		if ex, ok := getString(m, "example"); ok {
+		if ex, ok := yamltree.GetAs[string](m, "example"); ok {
 			w.block("bash", ex)
 		}
 	}
@@ -529,7 +529,7 @@ func stepText(cmd string) string {
 }
 
 func (w *mdWriter) reference(root *yamltree.Map) {
-	ref, ok := getMap(root, "reference")
+	ref, ok := yamltree.GetAs[*yamltree.Map](root, "reference")
 	if !ok || ref.Len() == 0 {
 		return
 	}
@@ -537,14 +537,14 @@ func (w *mdWriter) reference(root *yamltree.Map) {
 	for name, v := range ref.All() {
 		m, _ := v.(*yamltree.Map)
 		w.heading(3, code(name))
-		if syn, ok := getString(m, "syntax"); ok {
+		if syn, ok := yamltree.GetAs[string](m, "syntax"); ok {
 			w.block("", syn)
 		}
 		if notes, ok := m.Get("notes"); ok {
 			w.line(inlineText(asText(notes)))
 			w.blank()
 		}
-		if vals, _ := getList(m, "values"); len(vals) > 0 {
+		if vals, _ := yamltree.GetAs[[]any](m, "values"); len(vals) > 0 {
 			var cs []string
 			for _, x := range vals {
 				cs = append(cs, code(asText(x)))
@@ -562,7 +562,7 @@ func (w *mdWriter) reference(root *yamltree.Map) {
 		if len(rows) > 0 {
 			w.table([]string{"Name", "Syntax"}, rows)
 		}
-		if ex, ok := getString(m, "example"); ok {
+		if ex, ok := yamltree.GetAs[string](m, "example"); ok {
 			w.line("Example:")
 			w.blank()
 			w.block("", ex)
@@ -571,7 +571,7 @@ func (w *mdWriter) reference(root *yamltree.Map) {
 }
 
 func (w *mdWriter) templates(root *yamltree.Map) {
-	ts, ok := getMap(root, "templates")
+	ts, ok := yamltree.GetAs[*yamltree.Map](root, "templates")
 	if !ok || ts.Len() == 0 {
 		return
 	}
@@ -587,21 +587,21 @@ func (w *mdWriter) templates(root *yamltree.Map) {
 			w.line("Usage: ", code(asText(u)))
 			w.blank()
 		}
-		if args, _ := getList(m, "args"); len(args) > 0 {
+		if args, _ := yamltree.GetAs[[]any](m, "args"); len(args) > 0 {
 			w.argsTable(args)
 		}
 		if p, ok := m.Get("path"); ok {
 			w.line("Script: ", code(asText(p)))
 			w.blank()
 		}
-		if in, ok := getString(m, "inline"); ok {
+		if in, ok := yamltree.GetAs[string](m, "inline"); ok {
 			w.block("bash", in)
 		}
 	}
 }
 
 func (w *mdWriter) environment(root *yamltree.Map) {
-	l, _ := getList(root, "environment")
+	l, _ := yamltree.GetAs[[]any](root, "environment")
 	if len(l) == 0 {
 		return
 	}
@@ -624,7 +624,7 @@ func (w *mdWriter) environment(root *yamltree.Map) {
 var urlEscaper = strings.NewReplacer("<", "%3C", ">", "%3E", " ", "%20")
 
 func (w *mdWriter) sources(root *yamltree.Map) {
-	l, _ := getList(root, "sources")
+	l, _ := yamltree.GetAs[[]any](root, "sources")
 	if len(l) == 0 {
 		return
 	}
@@ -633,7 +633,7 @@ func (w *mdWriter) sources(root *yamltree.Map) {
 		m, _ := s.(*yamltree.Map)
 		id, _ := m.Get("id")
 		line := "- " + code(asText(id))
-		if u, ok := getString(m, "url"); ok && (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) {
+		if u, ok := yamltree.GetAs[string](m, "url"); ok && (strings.HasPrefix(u, "https://") || strings.HasPrefix(u, "http://")) {
 			line += ": <" + urlEscaper.Replace(u) + ">"
 		} else if u, ok := m.Get("url"); ok {
 			line += ": " + code(asText(u))

@@ -2,17 +2,20 @@ package uasp
 
 import (
 	"bytes"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
 // TestToMarkdown renders the spec's examples: every section they have
 // appears, the output is stable, and agent-browser's is pinned.
 func TestToMarkdown(t *testing.T) {
 	for name, s := range specExamples(t) {
-		d, _ := ForSkill(s)
+		d, _ := Given(s)
 		md := ToMarkdown(d)
 		if !bytes.Equal(md, ToMarkdown(d)) {
 			t.Errorf("%s: output not stable", name)

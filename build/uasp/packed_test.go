@@ -1,7 +1,10 @@
-package uasp
+package uasp_test
 
 import (
 	"bytes"
+	"github.com/skilldex/skilldex/build/derive"
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/internal/testskills"
 	"slices"
 	"testing"
 )
@@ -11,12 +14,12 @@ import (
 // same: its YAML, version, type, problems, paths, and the answer to every
 // query path.
 func TestPackedDocumentReadsBack(t *testing.T) {
-	var skills = loadSkills(t, "skills")
-	skills = append(skills, loadSkills(t, "usk")...)
-	skills = append(skills, loadSkills(t, "uasp")...)
+	var skills = testskills.Corpus(t, "skills")
+	skills = append(skills, testskills.Corpus(t, "usk")...)
+	skills = append(skills, testskills.Corpus(t, "uasp")...)
 	docs := 0
 	for _, s := range skills {
-		d, _ := ForSkill(s)
+		d, _ := derive.ForSkill(s)
 		if d == nil {
 			continue
 		}
@@ -35,8 +38,8 @@ func TestPackedDocumentReadsBack(t *testing.T) {
 		if u.Root == d.Root {
 			t.Fatalf("%s: the unpacked document shares the packed one's tree", s.Path)
 		}
-		y1, _ := MarshalYAML(d)
-		y2, _ := MarshalYAML(u)
+		y1, _ := uasp.MarshalYAML(d)
+		y2, _ := uasp.MarshalYAML(u)
 		if !bytes.Equal(y1, y2) {
 			t.Errorf("%s: unpacked YAML differs", s.Path)
 		}
@@ -51,7 +54,7 @@ func TestPackedDocumentReadsBack(t *testing.T) {
 			t.Errorf("%s: unpacked paths differ", s.Path)
 		}
 		for _, path := range paths {
-			if a, b := MarshalAnswer(d.Query(path, nil)), MarshalAnswer(u.Query(path, nil)); !bytes.Equal(a, b) {
+			if a, b := uasp.MarshalAnswer(d.Query(path, nil)), uasp.MarshalAnswer(u.Query(path, nil)); !bytes.Equal(a, b) {
 				t.Errorf("%s: %s answers %s, want %s", s.Path, path, b, a)
 			}
 		}

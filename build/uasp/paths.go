@@ -51,20 +51,20 @@ func (d *Document) Paths() []string {
 		add(k, v)
 	}
 	for _, sec := range keyedSections {
-		m, _ := getMap(d.Root, sec)
+		m, _ := yamltree.GetAs[*yamltree.Map](d.Root, sec)
 		for k, v := range m.All() {
 			add(sec+"."+k, v)
 		}
 	}
-	if state, ok := getMap(d.Root, "state"); ok {
+	if state, ok := yamltree.GetAs[*yamltree.Map](d.Root, "state"); ok {
 		for k, v := range state.All() {
 			add("state."+k, v)
 		}
-		ents, _ := getList(state, "entities")
+		ents, _ := yamltree.GetAs[[]any](state, "entities")
 		addEntries(add, "state.entities", ents)
 	}
 	for _, sec := range listSections {
-		list, _ := getList(d.Root, sec)
+		list, _ := yamltree.GetAs[[]any](d.Root, sec)
 		addEntries(add, sec, list)
 	}
 	slices.Sort(out)
@@ -78,7 +78,7 @@ func addEntries(add func(string, any), prefix string, list []any) {
 			continue
 		}
 		for _, f := range []string{"name", "id"} {
-			if s, ok := getString(m, f); ok {
+			if s, ok := yamltree.GetAs[string](m, f); ok {
 				add(prefix+"."+s, m)
 			}
 		}

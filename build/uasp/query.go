@@ -253,7 +253,7 @@ func matchesAll(item any, filters []Filter) bool {
 			case string:
 				text = x
 			default:
-				text = scalarText(x)
+				text = yamltree.Text(x)
 			}
 		}
 		if !Match(f.Pattern, text) {
@@ -347,7 +347,7 @@ func (r *resolver) walk(v any, segs []string, depth int, trail []string) (any, b
 }
 
 func isString(m *yamltree.Map, key, want string) bool {
-	s, ok := getString(m, key)
+	s, ok := yamltree.GetAs[string](m, key)
 	return ok && s == want
 }
 

@@ -170,7 +170,7 @@ func compactJSON(t *testing.T, v any) string {
 func TestPathsAndFiles(t *testing.T) {
 	docs := map[string]*Document{}
 	for name, s := range specExamples(t) {
-		docs[name], _ = ForSkill(s)
+		docs[name], _ = Given(s)
 	}
 	for name, d := range docs {
 		paths := d.Paths()

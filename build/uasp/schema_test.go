@@ -3,6 +3,7 @@ package uasp
 import (
 	"bytes"
 	"fmt"
+	"github.com/skilldex/skilldex/internal/testskills"
 	"os"
 	"strings"
 	"testing"
@@ -62,7 +63,7 @@ func TestSchemaErratum(t *testing.T) {
 // TestSchemaDiagnostics checks the positions and wording of schema
 // findings on an author's document.
 func TestSchemaDiagnostics(t *testing.T) {
-	s := skillFrom(t, `-- bad/bad.uasp.yaml --
+	s := testskills.FromTxtar(t, `-- bad/bad.uasp.yaml --
 meta:
   name: Bad_Name
   type: tool
@@ -77,7 +78,7 @@ commands:
 decisions:
   - when: x
 `)
-	d, ds := ForSkill(s)
+	d, ds := Given(s)
 	if d == nil {
 		t.Fatal("no document")
 	}

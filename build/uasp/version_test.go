@@ -56,8 +56,8 @@ func TestVersionVectorsTSV(t *testing.T) {
 		if d.DeclaredVersion != cols[1] || d.Version != cols[2] {
 			t.Errorf("%s: declared %q computed %q, want %q %q", cols[0], d.DeclaredVersion, d.Version, cols[1], cols[2])
 		}
-		meta, _ := getMap(d.Root, "meta")
-		if v, _ := getString(meta, "version"); v != cols[2] {
+		meta, _ := yamltree.GetAs[*yamltree.Map](d.Root, "meta")
+		if v, _ := yamltree.GetAs[string](meta, "version"); v != cols[2] {
 			t.Errorf("%s: published meta.version %q, want the computed %q", cols[0], v, cols[2])
 		}
 	}
@@ -112,16 +112,10 @@ func TestContentVersionIgnoresOnlyMetaVersion(t *testing.T) {
 }
 
 // TestStreamHashMatchesHashJSON checks the hash stamp computes against the
-// hash of yamltree.PythonJSON: on every corpus document, and on random
-// trees of every kind of value (text with escapes, invalid UTF-8 and
+// hash of yamltree.PythonJSON on random trees of every kind of value (text with escapes, invalid UTF-8 and
 // characters above U+FFFF; numbers; dates; mappings whose keys were
 // numbers in YAML, which Python sorts by value).
 func TestStreamHashMatchesHashJSON(t *testing.T) {
-	for _, d := range corpusDocs(t) {
-		if got, want := streamHash(d.Root), hashJSON(d.Root); got != want {
-			t.Errorf("%s: streamHash %s, hashJSON %s", d.Name(), got, want)
-		}
-	}
 	var decoded []any
 	for _, y := range []string{"{10: a, 9: b, 1: c}", "{1.5: x, 1e3: y, -2: z}", "{.nan: a, .inf: b, -.inf: c}", "{true: a, null: b, 3: c}",
 		"{'1': a, 2: b, 10: c}", "{a: 1, b: 2.5, c: 2024-01-02, d: ~, e: 123456789012345678901234567890, f: [1, 2.0e+20]}", "{}", "[]"} {

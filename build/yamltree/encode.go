@@ -33,6 +33,22 @@ func JSON(v any, indent string) ([]byte, error) {
 	return e.b, nil
 }
 
+// Text returns a scalar as people read it: a string or a timestamp as
+// written, any other value as its compact JSON.
+func Text(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case Timestamp:
+		return string(x)
+	}
+	b, err := JSON(v, "")
+	if err != nil {
+		return fmt.Sprint(v)
+	}
+	return string(b)
+}
+
 // AppendJSON appends JSON(v, indent) to dst as it reads nested depth
 // levels deep in an indented document: every line it breaks starts with
 // depth+1 indents or more, and its closing bracket with depth.

@@ -91,6 +91,14 @@ func (m *Map) Get(key string) (any, bool) {
 	return m.entries[i].value, true
 }
 
+// GetAs returns the value for key when it is a T: a key that is missing,
+// or holds another type, gives T's zero value and false.
+func GetAs[T any](m *Map, key string) (T, bool) {
+	v, _ := m.Get(key)
+	t, ok := v.(T)
+	return t, ok
+}
+
 // Has reports whether key is present.
 func (m *Map) Has(key string) bool { return m.find(key) >= 0 }
 

@@ -1,12 +1,15 @@
-package uasp
+package derive
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/internal/testskills"
 )
 
 func TestForSkillGivenBesideSkillMD(t *testing.T) {
-	s := skillFrom(t, `-- tool/SKILL.md --
+	s := testskills.FromTxtar(t, `-- tool/SKILL.md --
 ---
 name: tool
 description: A tool. Never do bad things.
@@ -31,17 +34,17 @@ constraints:
 	for _, x := range ds {
 		codes = append(codes, x.Code)
 		switch x.Code {
-		case CodeNameMismatch:
+		case uasp.CodeNameMismatch:
 			if x.Line != 2 || x.Column != 3 || !strings.Contains(x.Message, `"other-tool"`) || !strings.Contains(x.Message, `"tool"`) {
 				t.Errorf("name finding: %s", x)
 			}
-		case CodeVersionMismatch:
+		case uasp.CodeVersionMismatch:
 			if x.Line != 3 || !strings.Contains(x.Message, "abcdef12") || !strings.Contains(x.Message, d.Version) {
 				t.Errorf("version finding: %s", x)
 			}
 		}
 	}
-	if strings.Join(codes, ",") != CodeNameMismatch+","+CodeVersionMismatch {
+	if strings.Join(codes, ",") != uasp.CodeNameMismatch+","+uasp.CodeVersionMismatch {
 		t.Errorf("codes %v", codes)
 	}
 	if a := d.Query("meta.version", nil); a.Value != d.Version {
@@ -50,7 +53,7 @@ constraints:
 }
 
 func TestForSkillDerivesWhenTheDocumentIsUnreadable(t *testing.T) {
-	s := skillFrom(t, `-- tool/SKILL.md --
+	s := testskills.FromTxtar(t, `-- tool/SKILL.md --
 ---
 name: tool
 description: A tool.
@@ -73,7 +76,7 @@ meta: [unclosed
 }
 
 func TestForSkillWithoutName(t *testing.T) {
-	s := skillFrom(t, "-- x/SKILL.md --\n---\ndescription: no name\n---\nbody\n")
+	s := testskills.FromTxtar(t, "-- x/SKILL.md --\n---\ndescription: no name\n---\nbody\n")
 	if d, ds := ForSkill(s); d != nil || ds != nil {
 		t.Errorf("got %+v %v", d, ds)
 	}

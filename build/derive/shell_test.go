@@ -1,4 +1,4 @@
-package uasp
+package derive
 
 import (
 	"fmt"

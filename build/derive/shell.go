@@ -1,10 +1,11 @@
-package uasp
+package derive
 
 import (
-	"github.com/skilldex/skilldex/internal/spaces"
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/skilldex/skilldex/internal/spaces"
 )
 
 // codeLine is one line of a code block with its SKILL.md line.

@@ -1,4 +1,4 @@
-package uasp
+package derive
 
 import (
 	"bytes"
@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/internal/testskills"
 
 	"github.com/skilldex/skilldex/build/skill"
 )
@@ -19,12 +22,12 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 // back from its YAML with the same version. It also measures how many got
 // at least one of constraints, decisions, commands, workflows or sources.
 func TestCorpusDerivation(t *testing.T) {
-	skills := loadSkills(t, "skills")
+	skills := testskills.Corpus(t, "skills")
 	if len(skills) != 412 {
 		t.Fatalf("%d corpus skills, want 412", len(skills))
 	}
 	inSkills := len(skills)
-	skills = append(skills, loadSkills(t, "usk")...)
+	skills = append(skills, testskills.Corpus(t, "usk")...)
 	covered, total := 0, 0
 	sections := map[string]int{}
 	for i, s := range skills {
@@ -55,19 +58,19 @@ func TestCorpusDerivation(t *testing.T) {
 		if any && i < inSkills {
 			covered++
 		}
-		y1, err := MarshalYAML(d)
+		y1, err := uasp.MarshalYAML(d)
 		if err != nil {
 			t.Fatalf("%s: %v", s.Path, err)
 		}
 		d2, _ := ForSkill(s)
-		if y2, _ := MarshalYAML(d2); !bytes.Equal(y1, y2) {
+		if y2, _ := uasp.MarshalYAML(d2); !bytes.Equal(y1, y2) {
 			t.Errorf("%s: derivation is not deterministic", s.Path)
 		}
-		if !bytes.Contains(ToMarkdown(d), []byte("# "+metaName(s.Name)+"\n")) {
+		if !bytes.Contains(uasp.ToMarkdown(d), []byte("# "+metaName(s.Name)+"\n")) {
 			t.Errorf("%s: Markdown has no title", s.Path)
 		}
 		back := decodeMap(t, y1)
-		if v := ContentVersion(back); v != d.Version {
+		if v := uasp.ContentVersion(back); v != d.Version {
 			t.Errorf("%s: YAML reads back with version %s, want %s", s.Path, v, d.Version)
 		}
 		for path, line := range d.Origins {
@@ -98,7 +101,7 @@ var goldenSkills = []string{
 // testdata/*.golden (regenerate with go test -run TestGolden -update).
 func TestGolden(t *testing.T) {
 	byPath := map[string]*skill.Skill{}
-	for _, s := range loadSkills(t, "skills") {
+	for _, s := range testskills.Corpus(t, "skills") {
 		byPath[filepath.ToSlash(s.Path)] = s
 	}
 	for _, rel := range goldenSkills {
@@ -112,7 +115,7 @@ func TestGolden(t *testing.T) {
 			t.Fatalf("%s not in the corpus", rel)
 		}
 		d, _ := ForSkill(s)
-		got, err := MarshalYAML(d)
+		got, err := uasp.MarshalYAML(d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +144,7 @@ func TestGolden(t *testing.T) {
 // FuzzDerive checks that no SKILL.md body makes the derivation panic, and
 // that what it derives always validates and encodes.
 func FuzzDerive(f *testing.F) {
-	for i, s := range loadSkills(f, "skills") {
+	for i, s := range testskills.Corpus(f, "skills") {
 		if i%8 == 0 && s.Body != nil { // a sample keeps the seed run short
 			f.Add(string(s.Body))
 		}
@@ -153,15 +156,14 @@ func FuzzDerive(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := &Document{Root: arrange(root), Derived: true, Origins: origins, skill: s.Name}
-		d.stamp()
-		if ps := Validate(d.Root); len(ps) != 0 {
+		d, _ := uasp.Derived(s.Name, "SKILL.md", root, origins)
+		if ps := uasp.Validate(d.Root); len(ps) != 0 {
 			t.Fatalf("derived document breaks the schema: %v", ps)
 		}
-		if _, err := MarshalYAML(d); err != nil {
+		if _, err := uasp.MarshalYAML(d); err != nil {
 			t.Fatal(err)
 		}
-		if md := ToMarkdown(d); len(md) == 0 {
+		if md := uasp.ToMarkdown(d); len(md) == 0 {
 			t.Fatal("no Markdown")
 		}
 		for _, p := range d.Paths() {

@@ -1,12 +1,13 @@
-package uasp
+package derive
 
 import (
-	"github.com/skilldex/skilldex/internal/spaces"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skilldex/skilldex/internal/spaces"
 )
 
 // The sentence rules of uasp.md 7.1.2 and 7.1.3 (Rules 2 and 3), applied to

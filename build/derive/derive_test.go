@@ -1,4 +1,4 @@
-package uasp
+package derive
 
 import (
 	"encoding/json"
@@ -12,14 +12,17 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/internal/testskills"
+
 	"github.com/skilldex/skilldex/build/skill"
 )
 
 // deriveDoc derives the document of a SKILL.md with the given description
 // and body; the body starts on line 5.
-func deriveDoc(t *testing.T, description, body string) *Document {
+func deriveDoc(t *testing.T, description, body string) *uasp.Document {
 	t.Helper()
-	s := skillFrom(t, "-- s/SKILL.md --\n---\nname: s\ndescription: "+description+"\n---\n"+body)
+	s := testskills.FromTxtar(t, "-- s/SKILL.md --\n---\nname: s\ndescription: "+description+"\n---\n"+body)
 	d, ds := ForSkill(s)
 	if d == nil || !d.Derived {
 		t.Fatalf("no derived document")
@@ -39,23 +42,23 @@ type expect struct {
 	line  int    // the origin line, when not 0
 }
 
-func checkDoc(t *testing.T, d *Document, exps []expect) {
+func checkDoc(t *testing.T, d *uasp.Document, exps []expect) {
 	t.Helper()
 	for _, e := range exps {
 		a := d.Query(e.path, nil)
 		if e.value == "-" {
 			if a.Found {
-				t.Errorf("%s: found %s, want nothing", e.path, MarshalAnswer(a))
+				t.Errorf("%s: found %s, want nothing", e.path, uasp.MarshalAnswer(a))
 			}
 			continue
 		}
 		if !a.Found {
-			y, _ := MarshalYAML(d)
+			y, _ := uasp.MarshalYAML(d)
 			t.Errorf("%s: not found in\n%s", e.path, y)
 			continue
 		}
 		var got, want any
-		if err := json.Unmarshal(MarshalAnswer(a), &got); err != nil {
+		if err := json.Unmarshal(uasp.MarshalAnswer(a), &got); err != nil {
 			t.Fatal(err)
 		}
 		if err := json.Unmarshal([]byte(e.value), &want); err != nil {
@@ -213,7 +216,7 @@ func TestDeriveMeta(t *testing.T) {
 	if d.Origins["meta.description"] != 3 {
 		t.Errorf("meta.description origin %d", d.Origins["meta.description"])
 	}
-	s := skillFrom(t, "-- s/SKILL.md --\n---\nname: My_Skill\ndescription: d\n---\nbody\n")
+	s := testskills.FromTxtar(t, "-- s/SKILL.md --\n---\nname: My_Skill\ndescription: d\n---\nbody\n")
 	d2, _ := ForSkill(s)
 	if a := d2.Query("meta.name", nil); a.Value != "my-skill" || d2.Name() != "My_Skill" || !d2.Valid() {
 		t.Errorf("meta.name %v, answers for %s, valid %v", a.Value, d2.Name(), d2.Valid())
@@ -221,7 +224,7 @@ func TestDeriveMeta(t *testing.T) {
 }
 
 func TestDeriveUSK(t *testing.T) {
-	s := skillFrom(t, `-- colony/SKILL.md --
+	s := testskills.FromTxtar(t, `-- colony/SKILL.md --
 ---
 spec: usk/1.0
 name: colony
@@ -303,9 +306,8 @@ func TestDerivePathological(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := &Document{Root: arrange(root), Derived: true, Origins: origins, skill: "x"}
-		d.stamp()
-		if ps := Validate(d.Root); len(ps) != 0 {
+		d, _ := uasp.Derived("x", "SKILL.md", root, origins)
+		if ps := uasp.Validate(d.Root); len(ps) != 0 {
 			t.Errorf("%s: %v", name, ps)
 		}
 		for _, p := range d.Paths() {
