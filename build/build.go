@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime/pprof"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/skilldex/skilldex/build/api"
@@ -31,12 +30,6 @@ type Options struct {
 	NoMinify bool
 	// Progress, when set, is told about each stage as it starts.
 	Progress func(stage string)
-	// KeepSkills keeps every skill whole in Result.Catalog. By default a
-	// build without a Cache lets each skill's sources, body and UASP
-	// document go once its files are written (catalog.Skill.Release), so
-	// that it holds them for the skills being written, not for the whole
-	// catalog.
-	KeepSkills bool
 	// Previous is the manifest of the site now at Output, from the Result
 	// of the build that wrote it. With it (and a LoadOptions.Cache), the
 	// build is incremental: only what changed is rendered and written, and
@@ -46,19 +39,18 @@ type Options struct {
 
 // A Writer writes one part of the site (pages, the JSON API, the search
 // index) from the catalog. Its share of a build (pass.Work) is work per
-// skill and catalog-wide files, which need that work done: a full build
-// runs every writer's work per skill in one pass over the skills, then
-// the writers' catalog-wide files one writer after another; serve's
-// rebuilds run the writers at once, each its own pass then its files
-// (see writeOptions). A
-// writer never parses sources again, and reads back only files it wrote
-// itself.
+// skill and catalog-wide files, which need that work done: a build runs
+// every writer's work per skill in one pass over the skills, each skill's
+// content read once for all of them, then the writers' catalog-wide files
+// one writer after another, from the summaries. A writer never parses
+// sources itself, and reads back only files it wrote.
 type Writer interface {
 	// Name is the stage name shown in progress ("pages", "search", "api").
 	Name() string
 	// Begin prepares the writer's share of a build. m holds what the
 	// writer worked out in the previous build of the same Cache, for it
-	// to reuse; nil in a one-off build.
+	// to reuse (a skill's work, keyed by the skill's catalog.Skill.Key);
+	// nil in a one-off build.
 	Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error)
 }
 
@@ -70,8 +62,8 @@ var writers = []Writer{index.Writer{}, site.Writer{}, api.Writer{}}
 
 // Result describes a finished build.
 type Result struct {
-	// Catalog is the catalog written. A one-off build releases its
-	// skills as it writes them (see Options.KeepSkills).
+	// Catalog is the catalog written: the skills' summaries, their
+	// content read by Catalog.Content.
 	Catalog *catalog.Catalog
 	// Site is the site settings the build used, "auto" ones decided.
 	Site     *siteinfo.Info
@@ -115,40 +107,17 @@ func notices(site *siteinfo.Info) []Notice {
 	}}
 }
 
-// writeOptions say how write runs the writers.
-type writeOptions struct {
-	// overlap runs the writers at once, each its own pass over the skills
-	// then its catalog-wide files: a rebuild after an edit has little
-	// per-skill work left, and one writer's catalog-wide files overlap
-	// the others' passes. It needs the skills kept whole (release false):
-	// a writer's catalog-wide files may come before another writer's
-	// pass. Otherwise the writers' work per skill goes in one pass, and
-	// their catalog-wide files one writer after another, so that the
-	// memory each holds while it works (the search index's, most) does
-	// not add up.
-	overlap bool
-	// release unloads every skill once the writers have begun, reloads
-	// each when the pass comes to it and lets its sources, body and UASP
-	// document go once every writer has done its work for the skill
-	// (catalog.Skill.Unload, Reload, Release): a one-off build holds them
-	// for the skills being written instead of for the whole catalog.
-	// serve's builds keep them in their Cache.
-	release  bool
-	progress func(string)
-}
-
-// write runs the writers: Begin for each, at once, then their work per
-// skill and their catalog-wide files as opt says. The writers share only
-// their inputs, which they read, and the output, which takes files from
-// any goroutine; each reads back only files it wrote itself (api: the
-// Markdown twins into llms-full.txt, the digests of the skills' files for
-// the discovery index; pages: the HTML pages for the sitemap, which no
-// other writer makes, TestOnlyPagesWriteHTMLPages).
-func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, opt writeOptions) error {
-	if opt.overlap && opt.release {
-		return errors.New("build: the writers of a build that releases its skills cannot overlap")
-	}
-	progress := opt.progress
+// write runs the writers: Begin for each, at once; then one pass over the
+// published skills, in parallel, each skill going through every writer in
+// turn; then each writer's catalog-wide files, one writer after another,
+// so that the memory each holds while it works (the search index's, most)
+// does not add up. The writers share only their inputs, which they read,
+// and the output, which takes files from any goroutine; each reads back
+// only files it wrote itself (api: the Markdown twins into llms-full.txt,
+// the digests of the skills' files for the discovery index; pages: the
+// HTML pages for the sitemap, which no other writer makes,
+// TestOnlyPagesWriteHTMLPages).
+func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, progress func(string)) error {
 	if progress == nil {
 		progress = func(string) {}
 	}
@@ -178,47 +147,22 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	finish := func(i int) (err error) {
-		if works[i].Catalog != nil {
-			inLabels(ctx, labelled[i], func() { err = works[i].Catalog() })
-		}
-		return wrap(i, err)
-	}
-	if opt.overlap {
-		progress(strings.Join(names(ws), ", "))
-		parallel.For(ctx, len(ws), len(ws), func(i int) {
-			errs[i] = skillPass(ctx, ws[i:i+1], works[i:i+1], labelled[i:i+1], c, false)
-			if errs[i] == nil {
-				errs[i] = finish(i)
-			}
-		})
-		if err := errors.Join(errs...); err != nil {
-			return err
-		}
-		return ctx.Err()
-	}
-	if opt.release {
-		// The writers have begun: a published skill is read back when
-		// the pass comes to it (catalog.Skill.Unload); of the others, no
-		// writer reads more than Release keeps.
-		parallel.For(ctx, len(c.All), 0, func(i int) {
-			if s := c.All[i]; s.Published() {
-				s.Unload()
-			} else {
-				s.Release()
-			}
-		})
-	}
 	progress("skills")
-	if err := skillPass(ctx, ws, works, labelled, c, opt.release); err != nil {
+	if err := skillPass(ctx, ws, works, labelled, c); err != nil {
 		return err
 	}
+	c.Complete()
 	for i, w := range ws {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if works[i].Catalog == nil {
+			continue
+		}
 		progress(w.Name())
-		if err := finish(i); err != nil {
+		var err error
+		inLabels(ctx, labelled[i], func() { err = works[i].Catalog() })
+		if err := wrap(i, err); err != nil {
 			return err
 		}
 	}
@@ -233,27 +177,19 @@ func inLabels(ctx, labelled context.Context, f func()) {
 	f()
 }
 
-// names are the writers' names.
-func names(ws []Writer) []string {
-	out := make([]string, len(ws))
-	for i, w := range ws {
-		out[i] = w.Name()
-	}
-	return out
-}
-
-// skillPass runs every writer's work for each skill, skills in parallel.
-// When release is set, it reloads each skill (catalog.Skill.Reload)
-// before its first writer and releases it after its last. It stops at
-// the first error and returns the error of the first skill in catalog
-// order that failed.
-func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog, release bool) error {
+// skillPass runs every writer's work for each published skill, skills in
+// parallel. A skill whose document is still to be derived has its content
+// read first, which completes its summary; otherwise the content is read
+// when a writer first asks for it. It stops at the first error and
+// returns the error of the first skill in catalog order that failed.
+func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make([]error, len(c.Skills))
 	parallel.For(ctx, len(c.Skills), 0, func(i int) {
-		if release {
-			if err := c.Skills[i].Reload(); err != nil {
+		s := pass.Of(c, i)
+		if s.DocPending() {
+			if _, err := s.Content(); err != nil {
 				errs[i] = err
 				cancel()
 				return
@@ -264,15 +200,12 @@ func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []c
 				continue
 			}
 			var err error
-			inLabels(ctx, labelled[k], func() { err = work.Skill(i) })
+			inLabels(ctx, labelled[k], func() { err = work.Skill(i, s) })
 			if err != nil {
-				errs[i] = fmt.Errorf("writing %s: skill %s: %w", ws[k].Name(), c.Skills[i].Name, err)
+				errs[i] = fmt.Errorf("writing %s: skill %s: %w", ws[k].Name(), s.Name, err)
 				cancel()
 				return
 			}
-		}
-		if release {
-			c.Skills[i].Release()
 		}
 	})
 	for _, err := range errs {
@@ -280,6 +213,22 @@ func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []c
 			return err
 		}
 	}
+	return ctx.Err()
+}
+
+// summarizeDocs reads the content of every skill whose document is still
+// to be derived, and lets it go: their summaries are complete.
+func summarizeDocs(ctx context.Context, c *catalog.Catalog, workers int) error {
+	errs := make([]error, len(c.Skills))
+	parallel.For(ctx, len(c.Skills), workers, func(i int) {
+		if s := c.Skills[i]; s.DocPending() {
+			_, errs[i] = c.Content(s)
+		}
+	})
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	c.Complete()
 	return ctx.Err()
 }
 
@@ -324,13 +273,18 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	// "auto" settings depend on the catalog's size, known only now; a
 	// copy, so that serve's next build decides afresh.
 	site := opt.Site.ForCatalog(len(c.Skills))
+	if !c.CanonicalTypes() {
+		// The Types taxonomy's terms depend on every type: the writers
+		// begin with every document summarised.
+		if err := summarizeDocs(ctx, c, opt.Workers); err != nil {
+			return nil, err
+		}
+	}
 	out, err := output.Open(opt.Output, output.Options{Minify: !opt.NoMinify, Previous: opt.Previous})
 	if err != nil {
 		return nil, err
 	}
-	release := opt.Cache == nil && !opt.KeepSkills
-	wopt := writeOptions{overlap: out.Incremental() && !release, release: release, progress: progress}
-	if err := write(ctx, writers, c, out, site, opt.Cache.writers(), wopt); err != nil {
+	if err := write(ctx, writers, c, out, site, opt.Cache.writers(), progress); err != nil {
 		out.Abort()
 		return nil, err
 	}

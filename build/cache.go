@@ -3,6 +3,7 @@ package build
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"hash"
 	"io"
 	"io/fs"
@@ -11,19 +12,20 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/memo"
-	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
-	"github.com/skilldex/skilldex/build/uasp"
 )
 
-// A Cache remembers the per-skill work of earlier loads — parsing, the
-// rules, the UASP document — keyed by a hash of everything that work reads:
-// the skill's files, where it was found, and the options. A later Load with
+// A Cache remembers the per-skill work of earlier loads — the summary made
+// from parsing and checking the skill, and what its UASP document came to
+// once derived — keyed by a hash of everything that work reads: the
+// skill's files, where it was found, and the options. A later Load with
 // the same Cache redoes only the skills whose key changed, which is what
-// makes `skilldex serve` rebuild a large catalog quickly after an edit.
-// Checks across skills (shadowing, SkillBag workspaces) always run again.
+// makes `skilldex serve` rebuild a large catalog quickly after an edit;
+// writers reuse what they made of a skill by the same key (Writer). Checks
+// across skills (shadowing, SkillBag workspaces) always run again.
 //
 // A Cache is safe for concurrent use. It keeps only the entries the latest
 // Load used, so it does not grow as files are edited.
@@ -49,10 +51,16 @@ type Cache struct {
 	reads int
 }
 
+// cached is what a Cache keeps of one skill.
 type cached struct {
-	skill *skill.Skill
-	diags []diag.Diagnostic
-	doc   *uasp.Document
+	// skill is the summary as Load made it, before the checks across
+	// skills; a load that finds the skill again copies it.
+	skill catalog.Skill
+	// doc and docDiags are the derived document's summary and findings,
+	// once its content was read (docKnown).
+	doc      *catalog.DocInfo
+	docDiags []diag.Diagnostic
+	docKnown bool
 }
 
 // NewCache returns an empty cache.
@@ -156,24 +164,59 @@ func statKey(in *source.Input, src string, opt LoadOptions, since time.Time) (ke
 	return key, true
 }
 
-func (c *Cache) get(key [32]byte) (*cached, bool) {
+// get returns the summary of the skill of key found again as in, when the
+// cache has it.
+func (c *Cache) get(key [32]byte, in *source.Input) (*catalog.Skill, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.entries[key]
-	if ok {
-		c.next[key] = e
-		c.hits++
-	} else {
+	if !ok {
 		c.misses++
+		return nil, false
 	}
-	return e, ok
+	c.next[key] = e
+	c.hits++
+	s := e.skill
+	// The same files, found again: keep the work, but point at this
+	// discovery's input, whose workspace is the one the checks across
+	// skills look for.
+	s.Input = in
+	s.Diagnostics = slices.Clone(s.Diagnostics)
+	if e.docKnown {
+		s.SetDocInfo(e.doc, e.docDiags)
+	}
+	return &s, true
 }
 
-func (c *Cache) put(key [32]byte, e *cached) {
-	e.diags = slices.Clip(e.diags) // appends by later stages must copy
+// put keeps s, the summary Load made of the skill of key.
+func (c *Cache) put(key [32]byte, s *catalog.Skill) {
+	e := &cached{skill: *s}
+	e.skill.Diagnostics = slices.Clip(e.skill.Diagnostics) // appends by later stages must copy
 	c.mu.Lock()
 	c.next[key] = e
 	c.mu.Unlock()
+}
+
+// remember keeps what s's derived document came to, its summary and its
+// findings ds, for the next load of the same skill.
+func (c *Cache) remember(s *catalog.Skill, ds []diag.Diagnostic) {
+	if c == nil || s.Key == "" {
+		return
+	}
+	var key [32]byte
+	if _, err := hex.Decode(key[:], []byte(s.Key)); err != nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.entries[key]
+	if e == nil {
+		e = c.next[key]
+	}
+	if e == nil {
+		return
+	}
+	e.doc, e.docDiags, e.docKnown = s.Doc, slices.Clip(ds), true
 }
 
 // inputKey hashes what parsing and checking one input depend on. ok is

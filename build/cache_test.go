@@ -3,6 +3,7 @@ package build
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,8 +15,9 @@ import (
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
-// loadJSON loads dir and returns its validation report and every UASP
-// document, which together say everything a load produced.
+// loadJSON loads dir and returns every UASP document and summary of one,
+// then the validation report, which together say everything a load
+// produced and the content read of every skill added.
 func loadJSON(t *testing.T, opt LoadOptions) []byte {
 	t.Helper()
 	c, err := Load(context.Background(), opt)
@@ -23,17 +25,22 @@ func loadJSON(t *testing.T, opt LoadOptions) []byte {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := report.JSON(&b, c); err != nil {
-		t.Fatal(err)
-	}
 	for _, s := range c.All {
-		if s.Doc != nil {
-			y, err := uasp.MarshalYAML(s.Doc)
+		k, err := c.Content(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "%+v\n", s.Doc)
+		if k.Doc != nil {
+			y, err := uasp.MarshalYAML(k.Doc)
 			if err != nil {
 				t.Fatal(err)
 			}
 			b.Write(y)
 		}
+	}
+	if err := report.JSON(&b, c); err != nil {
+		t.Fatal(err)
 	}
 	return b.Bytes()
 }

@@ -6,8 +6,9 @@ package build
 import (
 	"context"
 	"encoding/hex"
+	"errors"
 	"path"
-	"slices"
+	"sync/atomic"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/derive"
@@ -53,11 +54,15 @@ type LoadOptions struct {
 	Repository string
 }
 
-// Load reads, parses and checks every skill of the sources, gives each its
-// UASP document, and returns the catalog. It fails only when a source
-// cannot be read at all; everything wrong with a skill is in its
-// diagnostics. The skills' YAML syntax trees are let go once their checks
-// are done (skill.Skill.ReleaseSyntax).
+// Load reads, parses and checks every skill of the sources and returns
+// the catalog of their summaries. It fails only when a source cannot be
+// read at all; everything wrong with a skill is in its diagnostics.
+//
+// A skill's UASP document is the author's, summarised here, or one derived
+// from its SKILL.md when its content is read (Catalog.Content): Load does
+// so for the skills it does not publish, whose findings the report lists;
+// the build's pass does for the others, and a caller of Load alone who
+// wants a published skill's document or findings reads its content.
 func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	found, err := source.Discover(ctx, opt.Sources, opt.Source)
 	if err != nil {
@@ -79,35 +84,25 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		if opt.Cache != nil {
 			key, cacheable = opt.Cache.key(in, src, opt)
 			if cacheable {
-				if e, ok := opt.Cache.get(key); ok {
-					// The same files, found again: keep the work, but
-					// point at this discovery's input, whose workspace
-					// is the one the checks across skills look for.
-					s := *e.skill
-					s.Input = in
-					skills[i] = &catalog.Skill{Skill: &s, Diagnostics: slices.Clone(e.diags), Doc: e.doc, Key: hex.EncodeToString(key[:]), SourceName: src}
+				if s, ok := opt.Cache.get(key, in); ok {
+					skills[i] = s
 					return
 				}
 			}
 		}
-		s := skill.Parse(in)
-		ds := lint.Check(s, lint.Options{Strict: opt.Strict})
-		// Every skill gets its UASP document, given or derived. What is
-		// wrong with a given one counts in the skill's status like any
-		// finding; a derived one's findings are info.
-		var doc *uasp.Document
-		var uds []diag.Diagnostic
-		if !opt.NoDerive || s.UASPValue != nil {
-			doc, uds = derive.ForSkill(s)
-		}
-		// The checks of this skill are done: those across skills
-		// (workspaces, below) read no deeper than ReleaseSyntax keeps.
-		s.ReleaseSyntax()
-		skills[i] = &catalog.Skill{Skill: s, Diagnostics: diag.Sort(append(ds, uds...)), Doc: doc, SourceName: src}
+		k := skill.Parse(in)
+		ds := lint.Check(k, lint.Options{Strict: opt.Strict})
+		// What is wrong with the author's document counts in the skill's
+		// status like any finding; a derived one's findings are info.
+		doc, uds := uasp.Given(k)
+		s := catalog.NewSkill(k, doc, !opt.NoDerive && k.Name != "")
+		s.Diagnostics = diag.Sort(append(ds, uds...))
+		s.SourceName = src
 		if cacheable {
-			skills[i].Key = hex.EncodeToString(key[:])
-			opt.Cache.put(key, &cached{skill: s, diags: slices.Clone(skills[i].Diagnostics), doc: doc})
+			s.Key = hex.EncodeToString(key[:])
+			opt.Cache.put(key, s)
 		}
+		skills[i] = s
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -117,22 +112,74 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	}
 	global := found.Diagnostics
 	for _, ws := range found.Workspaces {
-		var members []*skill.Skill
-		bySkill := map[*skill.Skill]*catalog.Skill{}
+		var members []*lint.Member
+		bySkill := map[*lint.Member]*catalog.Skill{}
 		for _, s := range skills {
 			if s.Workspace == ws {
-				members = append(members, s.Skill)
-				bySkill[s.Skill] = s
+				members = append(members, s.Member)
+				bySkill[s.Member] = s
 			}
 		}
 		per, g := lint.CheckWorkspace(ws, members)
-		for s, ds := range per {
-			cs := bySkill[s]
+		for m, ds := range per {
+			cs := bySkill[m]
 			cs.Diagnostics = diag.Sort(append(cs.Diagnostics, ds...))
 		}
 		global = append(global, g...)
 	}
-	return catalog.New(skills, found.Workspaces, global), nil
+	c := catalog.New(skills, found.Workspaces, global, &loader{noDerive: opt.NoDerive, cache: opt.Cache})
+	// The report lists every finding of the skills the site leaves out,
+	// their documents' too: the pass will not come to them.
+	var unpublished []*catalog.Skill
+	for _, s := range c.All {
+		if s.DocPending() && !s.Published() {
+			unpublished = append(unpublished, s)
+		}
+	}
+	errs := make([]error, len(unpublished))
+	parallel.For(ctx, len(unpublished), opt.Workers, func(i int) {
+		_, errs[i] = c.Content(unpublished[i])
+	})
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// contentReads counts the skills whose content was read, for tests.
+var contentReads atomic.Int64
+
+// loader reads the content of the skills of a catalog Load made.
+type loader struct {
+	noDerive bool
+	// cache, when set, remembers the documents derived, for the next
+	// load of an unchanged skill.
+	cache *Cache
+}
+
+// Content parses the skill's files again and gives it its UASP document,
+// as Load would have.
+func (l *loader) Content(s *catalog.Skill) (*catalog.Content, error) {
+	contentReads.Add(1)
+	k := skill.Parse(s.Input)
+	if err := s.CheckSame(k); err != nil {
+		return nil, err
+	}
+	var doc *uasp.Document
+	var ds []diag.Diagnostic
+	if l.noDerive {
+		doc, ds = uasp.Given(k)
+	} else {
+		doc, ds = derive.ForSkill(k)
+	}
+	if s.DocPending() {
+		s.SetDoc(doc, ds)
+		l.cache.remember(s, ds)
+	}
+	return &catalog.Content{Skill: k, Doc: doc}, nil
 }
 
 // workspaceDir is the folder of the skill's SkillBag workspace relative to

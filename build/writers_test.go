@@ -40,8 +40,7 @@ func TestOnlyPagesWriteHTMLPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Without release: the next writer reads the same catalog.
-		if err := write(context.Background(), []Writer{w}, c, out, site, nil, writeOptions{}); err != nil {
+		if err := write(context.Background(), []Writer{w}, c, out, site, nil, nil); err != nil {
 			t.Fatalf("%s: %v", w.Name(), err)
 		}
 		for _, f := range out.Files() {
@@ -87,7 +86,7 @@ func (failingWriter) Name() string { return "failing" }
 
 func (w failingWriter) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
 	return pass.Work{
-		Skill: func(i int) error {
+		Skill: func(i int, _ *pass.Skill) error {
 			if w.fail[i] {
 				if i == 5 {
 					// Skill 30 fails first, while this one takes its time.
@@ -117,21 +116,19 @@ func TestPassReportsFirstFailingSkill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, opt := range []writeOptions{{}, {release: true}, {overlap: true}} {
-		catalogs := 0
-		w := failingWriter{fail: map[int]bool{5: true, 30: true, 31: true}, catalogs: &catalogs}
-		out, err := output.Open(filepath.Join(t.TempDir(), "site"), output.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = write(context.Background(), []Writer{w, index.Writer{}}, c, out, info.ForCatalog(len(c.Skills)), nil, opt)
-		out.Abort()
-		want := fmt.Sprintf("writing failing: skill %s: cannot write skill 5", c.Skills[5].Name)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%+v: got %v, want %q", opt, err, want)
-		}
-		if catalogs != 0 {
-			t.Errorf("%+v: the catalog-wide files were written after a failed pass", opt)
-		}
+	catalogs := 0
+	w := failingWriter{fail: map[int]bool{5: true, 30: true, 31: true}, catalogs: &catalogs}
+	out, err := output.Open(filepath.Join(t.TempDir(), "site"), output.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = write(context.Background(), []Writer{w, index.Writer{}}, c, out, info.ForCatalog(len(c.Skills)), nil, nil)
+	out.Abort()
+	want := fmt.Sprintf("writing failing: skill %s: cannot write skill 5", c.Skills[5].Name)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if catalogs != 0 {
+		t.Error("the catalog-wide files were written after a failed pass")
 	}
 }

@@ -124,39 +124,44 @@ func endsURL(c byte) bool {
 	return false
 }
 
-// newDocument collects what search needs from a catalog skill.
-func newDocument(s *catalog.Skill) *document {
+// newDocument collects what search needs from a catalog skill and its
+// content.
+func newDocument(s *catalog.Skill, k *catalog.Content) *document {
 	d := metaDocument(s)
-	d.setBody(s)
+	d.setContent(s, k)
+	d.setBody(k)
 	return d
 }
 
-// metaDocument is newDocument without the body: what facets and cards
-// need.
+// metaDocument is what search knows of a skill from its summary: what
+// facets need. Its keywords and intents come with the content
+// (setContent).
 func metaDocument(s *catalog.Skill) *document {
-	d := &document{
+	return &document{
 		Name:         s.Name,
-		Description:  strings.TrimSpace(s.Description),
-		Tags:         catalog.TagsOf(s),
-		Capabilities: catalog.CapabilitiesOf(s),
-		Categories:   catalog.CategoriesOf(s),
+		Description:  s.Description,
+		Tags:         s.Tags,
+		Capabilities: s.Capabilities,
+		Categories:   s.Categories,
+		Type:         strings.TrimSpace(s.Type()),
+		License:      s.License,
+		Source:       s.SourceName,
 		Status:       string(s.Status),
 		Format:       string(s.Format),
 	}
-	if l := catalog.LicensesOf(s); len(l) > 0 {
-		d.License = l[0]
-	}
-	if src := catalog.SourcesOf(s); len(src) > 0 {
-		d.Source = src[0]
-	}
-	u := uaspOf(s)
-	d.Type, d.Keywords, d.Intents = u.Type, u.Keywords, u.Intents
-	return d
+}
+
+// setContent completes the document with what the skill's content says:
+// its type (s's summary is complete once its content is read), and the
+// triggers of its UASP document.
+func (d *document) setContent(s *catalog.Skill, k *catalog.Content) {
+	u := uaspOf(k)
+	d.Type, d.Keywords, d.Intents = strings.TrimSpace(s.Type()), u.Keywords, u.Intents
 }
 
 // setBody sets the document's body from the skill's.
-func (d *document) setBody(s *catalog.Skill) {
-	body := s.Body
+func (d *document) setBody(k *catalog.Content) {
+	body := k.Body
 	if len(body) > maxBody {
 		body = body[:maxBody]
 	}
@@ -185,13 +190,13 @@ type uaspView struct {
 }
 
 // uaspOf is the one place search reads a UASP document: the skill's
-// document (given or derived) when the UASP stage made one, else the
-// document the author wrote beside SKILL.md, as parsed.
-func uaspOf(s *catalog.Skill) uaspView {
-	if s.Doc != nil {
-		return uaspViewOf(s.Doc.Root)
+// document (given or derived) when it has one, else the document the
+// author wrote beside SKILL.md, as parsed.
+func uaspOf(k *catalog.Content) uaspView {
+	if k.Doc != nil {
+		return uaspViewOf(k.Doc.Root)
 	}
-	root, _ := s.UASPValue.(*yamltree.Map)
+	root, _ := k.UASPValue.(*yamltree.Map)
 	return uaspViewOf(root)
 }
 

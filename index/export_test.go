@@ -11,6 +11,7 @@ import (
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
+	"github.com/skilldex/skilldex/build/pass"
 	"github.com/skilldex/skilldex/internal/parallel"
 )
 
@@ -57,7 +58,11 @@ func NewChunks(c *catalog.Catalog) (*Chunks, error) {
 	for _, ch := range chunks {
 		var bd []*bleveDoc
 		for i := ch.start; i < ch.end; i++ {
-			bd = append(bd, newBleveDoc(newDocument(c.Skills[i]), perDoc[i], "skills/"+names[i]+"/"))
+			k, err := c.Content(c.Skills[i])
+			if err != nil {
+				return nil, err
+			}
+			bd = append(bd, newBleveDoc(newDocument(c.Skills[i], k), perDoc[i], "skills/"+names[i]+"/"))
 		}
 		out.ids = append(out.ids, names[ch.start:ch.end])
 		out.docs = append(out.docs, bd)
@@ -153,6 +158,6 @@ func (c *Chunks) analyse(analyse func(*mapping.IndexMappingImpl, []string, []*bl
 // the build that analysed it, else analysed now (in parallel).
 func records(ctx context.Context, c *catalog.Catalog, m *memo.Memo) []*record {
 	b, _ := newBuilder(ctx, c, nil, m) // no site, no bleve index: no error
-	parallel.For(ctx, len(b.recs), 0, func(i int) { b.skill(i) })
+	parallel.For(ctx, len(b.recs), 0, func(i int) { b.skill(i, pass.Of(c, i)) })
 	return b.recs
 }

@@ -205,7 +205,7 @@ func TestUASPView(t *testing.T) {
 			t.Fatal(err)
 		}
 		root := v.(*yamltree.Map)
-		for _, s := range []*catalog.Skill{
+		for _, s := range []*catalog.Content{
 			{Skill: &skill.Skill{}, Doc: uasp.NewDocument("x", root)}, // the UASP stage's document
 			{Skill: &skill.Skill{UASPValue: root}},                    // the author's, before it
 		} {
@@ -224,7 +224,7 @@ func TestUASPView(t *testing.T) {
 			}
 		}
 	}
-	if u := uaspOf(&catalog.Skill{Skill: &skill.Skill{}}); u.Type != "" || u.Keywords != nil {
+	if u := uaspOf(&catalog.Content{Skill: &skill.Skill{}}); u.Type != "" || u.Keywords != nil {
 		t.Errorf("no document gave %+v", u)
 	}
 }

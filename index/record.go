@@ -10,7 +10,7 @@ import "sync"
 type record struct {
 	// key identifies the skill's content ("" when unknown: never reused).
 	key string
-	doc *document // Body dropped once analysed
+	doc *document // Body, Keywords and Intents dropped once analysed
 	// dict numbers the terms; a record is valid only with the dict that
 	// made it.
 	dict *dict
@@ -114,7 +114,9 @@ func analyze(d *document, dc *dict) *record {
 			}
 		}
 	}
-	d.Body = "" // analysed: the index needs no more of it
+	// Analysed: the JSON index needs no more of these, and a bleve
+	// document made again takes them from the skill's content.
+	d.Body, d.Keywords, d.Intents = "", nil, nil
 	return r
 }
 

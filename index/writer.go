@@ -10,6 +10,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -49,13 +50,14 @@ type Writer struct{}
 func (Writer) Name() string { return "search" }
 
 // Begin works out the facets, which both indexes need for every
-// document. The pass analyses each skill for the JSON index and, in a
-// one-off build, adds it to its bleve chunk, whose segment is built as
-// soon as the chunk is complete, so that no skill's text outlives the
-// pass. Then come the JSON index and the bleve index (folder and archive,
-// unless the site leaves it out). With a memo (serve), only the skills
-// that changed since the last build are analysed again, and only the
-// bleve segments holding them are rebuilt.
+// document. The pass analyses each skill for the JSON index and adds it
+// to its bleve chunk, whose segment is built as soon as the chunk is
+// complete, and merges each group of chunks as soon as its chunks are, so
+// that no skill's text outlives the pass. Then come the JSON index and
+// the rest of the bleve index (folder and archive, unless the site leaves
+// it out). With a memo (serve), a skill that did not change since the
+// last build is not analysed again, and a chunk or group whose documents
+// did not change is taken as it was: its skills' content is not read.
 func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
 	if siteinfo.SkillPage("{name}") != pageTemplate {
 		return pass.Work{}, fmt.Errorf("search: skill pages moved to %s; update index.pageTemplate", siteinfo.SkillPage("{name}"))
@@ -78,42 +80,49 @@ type builder struct {
 	m    *memo.Memo
 
 	dict *dict
-	// metas are the skills' documents without their bodies, made up
-	// front for the facets; the pass gives a skill's its body, and
-	// analyses it unless m has its record.
-	metas  []*document
-	facets []facet
-	recs   []*record
+	// metas are the skills' documents without their bodies, made from
+	// their summaries up front for the facets; the pass completes a
+	// skill's from its content and analyses it, unless m has its record.
+	metas []*document
+	recs  []*record
 
 	bleve *bleveBuild // nil when the site has no bleve index
 }
 
 // bleveBuild is the bleve index being built: documents cut into chunks,
-// a segment per chunk, chunks merged into groups (see chunkOf).
+// a segment per chunk, chunks merged into groups (see chunkOf). The pass
+// builds each chunk's segment as soon as its documents are all there, and
+// merges each group as soon as its chunks are; a chunk or group that the
+// memo holds from the last build, its documents unchanged, is taken as it
+// was.
 type bleveBuild struct {
-	sh     *shell
-	names  []string
-	urls   []string
-	perDoc []map[string][]string
-	chunks []span
-	groups []span
-	// In a one-off build the pass builds each chunk's segment as soon as
-	// its documents are all there, and merges each group as soon as its
-	// chunks are: chunkOf[i] is skill i's chunk. With a memo (nil
-	// inPass), chunks are built and groups merged after the pass, only
-	// where the memo has no segment.
-	chunkOf []int32
+	sh    *shell
+	names []string
+	urls  []string
+	// perDoc are each document's facet values, spelt as the facets made
+	// up front spell them. A type still to be derived is added by the
+	// pass: a derived type is one of the schema's, spelt as it is
+	// (catalog.Catalog.CanonicalTypes).
+	perDoc  []map[string][]string
+	chunks  []span
+	groups  []span
+	chunkOf []int32       // skill -> chunk
 	inPass  []chunkInPass // by chunk
 	merged  []groupInPass // by group
-	// out takes each merged segment of a one-off build as soon as it is
-	// made, so that the pass holds only its archive entry.
+	// recs are the builder's records, by skill.
+	recs []*record
+	m    *memo.Memo
+	// out takes each merged segment as soon as it is made, so that the
+	// pass holds only its archive entry.
 	out *output.Writer
 }
 
 // chunkInPass is a chunk being built in the pass.
 type chunkInPass struct {
-	group   int32
-	docs    []*bleveDoc      // until the chunk is built
+	group int32
+	// docs are the chunk's documents until its segment is built; nil for
+	// a chunk taken from the memo.
+	docs    []*bleveDoc
 	pending atomic.Int32     // documents still to come
 	seg     *zap.SegmentBase // until the group is merged
 	// err is what went wrong building the chunk or merging its group:
@@ -121,12 +130,12 @@ type chunkInPass struct {
 	err error
 }
 
-// groupInPass is a group being merged in the pass.
+// groupInPass is a group of chunks in the pass.
 type groupInPass struct {
-	pending atomic.Int32 // chunks still to come
-	// zipped is the merged segment deflated for bleve.zip: the segment
-	// itself is written as soon as it is merged.
-	zipped *zipped
+	pending atomic.Int32 // chunks still to be built
+	// file is the merged segment, written and deflated for bleve.zip;
+	// nil until merged.
+	file *bleveFile
 }
 
 // newBuilder starts the indexes of c; without a site, only the JSON
@@ -153,7 +162,6 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b.facets = computeFacets(b.metas)
 	if site == nil || !site.Parts.Bleve {
 		return b, nil
 	}
@@ -161,31 +169,51 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 	if err != nil {
 		return nil, fmt.Errorf("bleve index: %w", err)
 	}
-	bb := &bleveBuild{sh: sh, names: make([]string, len(c.Skills)), urls: make([]string, len(c.Skills))}
+	bb := &bleveBuild{sh: sh, m: m, recs: b.recs, names: make([]string, len(c.Skills)), urls: make([]string, len(c.Skills))}
 	for i, s := range c.Skills {
 		bb.names[i] = s.Name
 		bb.urls[i] = site.URL(siteinfo.SkillPage(s.Name))
 	}
-	bb.perDoc = facetsByDoc(b.facets, len(c.Skills))
+	bb.perDoc = facetsByDoc(computeFacets(b.metas), len(c.Skills))
 	bb.chunks, bb.groups = chunkOf(bb.names)
-	if m == nil {
-		bb.chunkOf = make([]int32, len(c.Skills))
-		bb.inPass = make([]chunkInPass, len(bb.chunks))
-		bb.merged = make([]groupInPass, len(bb.groups))
-		for g, gr := range bb.groups {
-			bb.merged[g].pending.Store(int32(gr.end - gr.start))
-			for k := gr.start; k < gr.end; k++ {
-				ch, cp := bb.chunks[k], &bb.inPass[k]
-				cp.group, cp.docs = int32(g), make([]*bleveDoc, ch.end-ch.start)
-				cp.pending.Store(int32(ch.end - ch.start))
-				for i := ch.start; i < ch.end; i++ {
-					bb.chunkOf[i] = int32(k)
-				}
+	bb.chunkOf = make([]int32, len(c.Skills))
+	bb.inPass = make([]chunkInPass, len(bb.chunks))
+	bb.merged = make([]groupInPass, len(bb.groups))
+	for g, gr := range bb.groups {
+		for k := gr.start; k < gr.end; k++ {
+			ch, cp := bb.chunks[k], &bb.inPass[k]
+			cp.group = int32(g)
+			for i := ch.start; i < ch.end; i++ {
+				bb.chunkOf[i] = int32(k)
 			}
+			if sb := bb.remembered(ch); sb != nil {
+				cp.seg = sb
+				continue
+			}
+			cp.docs = make([]*bleveDoc, ch.end-ch.start)
+			cp.pending.Store(int32(ch.end - ch.start))
+			bb.merged[g].pending.Add(1)
 		}
 	}
 	b.bleve = bb
 	return b, nil
+}
+
+// remembered returns the segment of chunk ch that the memo holds, when
+// every skill of the chunk is unchanged (its record remembered).
+func (bb *bleveBuild) remembered(ch span) *zap.SegmentBase {
+	recs := bb.recs[ch.start:ch.end]
+	for _, r := range recs {
+		if r == nil {
+			return nil
+		}
+	}
+	key := segmentKeyOf(recs, bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end])
+	if key == "" {
+		return nil
+	}
+	sb, _ := memo.Lookup[*zap.SegmentBase](bb.m, key)
+	return sb
 }
 
 // recordKey is the memo key of a skill's record: "" when the skill has no
@@ -199,35 +227,64 @@ func recordKey(s *catalog.Skill) string {
 
 // skill is the pass's work for skill i: its record, unless newBuilder
 // found it in the memo (the skill is unchanged since the build that
-// analysed it); in a one-off build, its bleve document too.
-func (b *builder) skill(i int) error {
-	if b.recs[i] != nil {
+// analysed it), and its bleve document, unless its chunk was found there.
+// Either reads the skill's content.
+func (b *builder) skill(i int, s *pass.Skill) error {
+	bb := b.bleve
+	inChunk := bb != nil && bb.inPass[bb.chunkOf[i]].docs != nil
+	if b.recs[i] != nil && !inChunk {
 		return nil
 	}
-	s, key := b.c.Skills[i], recordKey(b.c.Skills[i])
+	k, err := s.Content()
+	if err != nil {
+		return err
+	}
 	d := b.metas[i]
-	d.setBody(s)
-	if bb := b.bleve; bb != nil && bb.inPass != nil {
+	if b.recs[i] != nil {
+		// The remembered record's document, which the memo shares, made
+		// whole again for its bleve document.
+		copied := *d
+		d = &copied
+	}
+	d.setContent(s.Skill, k)
+	d.setBody(k)
+	if inChunk {
+		perDoc := bb.perDoc[i]
+		if _, ok := perDoc["type"]; !ok && d.Type != "" {
+			perDoc["type"] = []string{d.Type}
+		}
+		bleveDoc := newBleveDoc(d, perDoc, bb.urls[i])
+		if b.recs[i] == nil {
+			b.analyze(i, d)
+		}
 		k := bb.chunkOf[i]
 		cp := &bb.inPass[k]
-		cp.docs[i-bb.chunks[k].start] = newBleveDoc(d, bb.perDoc[i], bb.urls[i])
+		cp.docs[i-bb.chunks[k].start] = bleveDoc
 		if cp.pending.Add(-1) == 0 {
 			cp.err = bb.chunkDone(k)
 		}
+		return nil
 	}
-	r := analyze(d, b.dict)
-	r.key = key
-	b.recs[i] = r
-	if key != "" {
-		b.m.Put(key, r)
-	}
+	b.analyze(i, d)
 	return nil
 }
 
-// chunkDone builds the segment of chunk k, whose documents are all there,
-// and merges its group if it was the group's last chunk to come. The
-// atomic counters order the writes of the goroutines that built the
-// other chunks before the merge.
+// analyze makes the record of skill i from its document d, and keeps it
+// in the memo.
+func (b *builder) analyze(i int, d *document) {
+	r := analyze(d, b.dict)
+	r.key = recordKey(b.c.Skills[i])
+	b.recs[i] = r
+	if r.key != "" {
+		b.m.Put(r.key, r)
+	}
+}
+
+// chunkDone builds the segment of chunk k, whose documents (and records)
+// are all there, and merges its group if it was the group's last chunk to
+// come. The atomic counters order the writes of the goroutines that made
+// the documents and records, and built the group's other chunks, before
+// what follows.
 func (bb *bleveBuild) chunkDone(k int32) error {
 	ch, cp := bb.chunks[k], &bb.inPass[k]
 	sb, err := buildSegment(bb.sh.mapping, bb.names[ch.start:ch.end], cp.docs)
@@ -236,11 +293,23 @@ func (bb *bleveBuild) chunkDone(k int32) error {
 		return err
 	}
 	cp.seg = sb
+	if key := segmentKeyOf(bb.recs[ch.start:ch.end], bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end]); key != "" {
+		bb.m.Put(key, sb)
+	}
 	gp := &bb.merged[cp.group]
 	if gp.pending.Add(-1) != 0 {
 		return nil
 	}
-	gr := bb.groups[cp.group]
+	f, err := bb.merge(int(cp.group))
+	gp.file = f
+	return err
+}
+
+// merge merges the chunks of group g, whose segments are all there,
+// writes the merged segment and deflates it for bleve.zip; the memo keeps
+// both, by the chunks' keys and by the segment's digest.
+func (bb *bleveBuild) merge(g int) (*bleveFile, error) {
+	gr := bb.groups[g]
 	parts := make([]*zap.SegmentBase, 0, gr.end-gr.start)
 	for j := gr.start; j < gr.end; j++ {
 		parts = append(parts, bb.inPass[j].seg)
@@ -248,18 +317,57 @@ func (bb *bleveBuild) chunkDone(k int32) error {
 	}
 	seg, err := mergeSegments(parts)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := bb.out.WriteRaw(BleveDir+"/"+segmentPath(int(cp.group)), seg); err != nil {
-		return err
+	if key := bb.groupKey(g); key != "" {
+		bb.m.Put(key, seg)
 	}
-	gp.zipped = deflate(seg)
-	return nil
+	return bb.writeSegment(g, seg)
 }
 
-// write writes the JSON index, then the bleve index.
+// writeSegment writes seg as the segment of group g and returns its file
+// with its archive entry, deflated unless the memo has it by digest (most
+// of a rebuilt index's segments are the bytes they were).
+func (bb *bleveBuild) writeSegment(g int, seg []byte) (*bleveFile, error) {
+	f := &bleveFile{path: segmentPath(g)}
+	p := BleveDir + "/" + f.path
+	if err := bb.out.WriteRaw(p, seg); err != nil {
+		return nil, err
+	}
+	digest, err := bb.out.Digest(p)
+	if err != nil {
+		return nil, err
+	}
+	key := "zip:" + hex.EncodeToString(digest[:])
+	z, ok := memo.Lookup[*zipped](bb.m, key)
+	if !ok {
+		z = deflate(seg)
+		bb.m.Put(key, z)
+	}
+	f.zipped = z
+	return f, nil
+}
+
+// groupKey is the memo key of group g's merged segment, whose skills'
+// records are all made: its chunks' keys, "" when a chunk has none (never
+// reused).
+func (bb *bleveBuild) groupKey(g int) string {
+	gr := bb.groups[g]
+	keys := make([]string, 0, gr.end-gr.start)
+	for k := gr.start; k < gr.end; k++ {
+		ch := bb.chunks[k]
+		keys = append(keys, segmentKeyOf(bb.recs[ch.start:ch.end], bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end]))
+	}
+	return groupKey(keys)
+}
+
+// write writes the JSON index, then the rest of the bleve index.
 func (b *builder) write(out *output.Writer) error {
-	for _, f := range buildJSON(b.recs, b.facets, pageTemplate) {
+	docs := make([]*document, len(b.recs))
+	for i, r := range b.recs {
+		docs[i] = r.doc
+	}
+	for _, f := range buildJSON(b.recs, computeFacets(docs), pageTemplate) {
 		if err := out.WriteRaw(Dir+f.path, f.data); err != nil {
 			return err
 		}
@@ -274,39 +382,13 @@ func (b *builder) write(out *output.Writer) error {
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
-	// A one-off build wrote its segments in the pass and deflated them
-	// there. The other files are written here, and deflated for the
-	// archive unless the previous build of the memo did (serve): most of
-	// a rebuilt index's segments are the bytes they were.
-	var deflating []int
-	keys := make([]string, len(files)) // of the entries in the memo
-	for i := range files {
+	for i := range files[:2] {
 		f := &files[i]
-		if f.zipped != nil {
-			continue
-		}
 		p := BleveDir + "/" + f.path
 		if err := out.WriteRaw(p, f.data); err != nil {
 			return err
 		}
-		digest, err := out.Digest(p)
-		if err != nil {
-			return err
-		}
-		keys[i] = "zip:" + hex.EncodeToString(digest[:])
-		if z, ok := memo.Lookup[*zipped](b.m, keys[i]); ok {
-			f.zipped = z
-			continue
-		}
-		deflating = append(deflating, i)
-	}
-	parallel.For(b.ctx, len(deflating), 0, func(j int) {
-		i := deflating[j]
-		files[i].zipped = deflate(files[i].data)
-		b.m.Put(keys[i], files[i].zipped)
-	})
-	if err := b.ctx.Err(); err != nil {
-		return err
+		f.zipped = deflate(f.data)
 	}
 	zf, err := out.Create(BleveArchive)
 	if err != nil {
@@ -324,89 +406,53 @@ func (b *builder) write(out *output.Writer) error {
 // skilldex's segment.
 const bleveFormat = "bleve-2"
 
-// bleveFiles returns the files of the bleve index, sorted: index_meta.json,
-// store/root.bolt and a segment per group of documents (see chunkOf).
-// In a one-off build the pass merged the groups and wrote their
-// segments: those files come with their archive entry only. With a memo
-// (serve), the groups are merged here, in parallel: a group whose
-// documents did not change is taken as it was, and in a group that
-// changed only the changed chunks are analysed again.
+// bleveFiles returns the files of the bleve index, sorted: index_meta.json
+// and store/root.bolt, to be written, then a segment per group of
+// documents (see chunkOf), written. The pass merged the groups that had a
+// chunk to build; the others are taken from the memo, or merged here from
+// the memo's chunks.
 func (b *builder) bleveFiles() ([]bleveFile, error) {
-	bb, ctx, m := b.bleve, b.ctx, b.m
+	bb, ctx := b.bleve, b.ctx
 	for k := range bb.inPass {
 		if err := bb.inPass[k].err; err != nil {
 			ch := bb.chunks[k]
 			return nil, fmt.Errorf("the segment of skills %s to %s: %w", bb.names[ch.start], bb.names[ch.end-1], err)
 		}
 	}
-	chunkKeys := make([]string, len(bb.chunks))
-	for k, ch := range bb.chunks {
-		chunkKeys[k] = segmentKeyOf(b.recs[ch.start:ch.end], bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end])
-	}
-	segs := make([]bleveFile, len(bb.groups))
+	segs := make([]*bleveFile, len(bb.groups))
 	errs := make([]error, len(bb.groups))
 	parallel.For(ctx, len(bb.groups), 0, func(g int) {
-		segs[g].path = segmentPath(g)
-		if bb.merged != nil {
-			segs[g].zipped, bb.merged[g].zipped = bb.merged[g].zipped, nil
-			if segs[g].zipped == nil {
-				errs[g] = fmt.Errorf("internal error: segment group %d was not merged in the pass", g)
-			}
+		if f := bb.merged[g].file; f != nil {
+			segs[g] = f
 			return
 		}
-		first, last := bb.groups[g].start, bb.groups[g].end
-		key := groupKey(chunkKeys[first:last])
-		if seg, ok := memo.Lookup[[]byte](m, key); ok && key != "" {
-			segs[g].data = seg
+		if bb.merged[g].pending.Load() != 0 {
+			errs[g] = fmt.Errorf("internal error: segment group %d was not merged in the pass", g)
 			return
 		}
-		parts := make([]*zap.SegmentBase, 0, last-first)
-		for k := first; k < last && ctx.Err() == nil; k++ {
-			if sb, ok := memo.Lookup[*zap.SegmentBase](m, chunkKeys[k]); ok && chunkKeys[k] != "" {
-				parts = append(parts, sb)
-				continue
-			}
-			ch := bb.chunks[k]
-			docs := make([]*bleveDoc, ch.end-ch.start)
-			for i := ch.start; i < ch.end; i++ {
-				if s := b.c.Skills[i]; s.Released() || s.Unloaded() {
-					errs[g] = fmt.Errorf("internal error: skill %s was released or unloaded before its bleve document was made", bb.names[i])
-					return
-				}
-				docs[i-ch.start] = newBleveDoc(newDocument(b.c.Skills[i]), bb.perDoc[i], bb.urls[i])
-			}
-			sb, err := buildSegment(bb.sh.mapping, bb.names[ch.start:ch.end], docs)
-			if err != nil {
-				errs[g] = err
+		if key := bb.groupKey(g); key != "" {
+			if seg, ok := memo.Lookup[[]byte](bb.m, key); ok {
+				segs[g], errs[g] = bb.writeSegment(g, seg)
 				return
 			}
-			if chunkKeys[k] != "" {
-				m.Put(chunkKeys[k], sb)
-			}
-			parts = append(parts, sb)
 		}
-		if ctx.Err() != nil {
-			return
-		}
-		segs[g].data, errs[g] = mergeSegments(parts)
-		if errs[g] == nil && key != "" {
-			m.Put(key, segs[g].data)
-		}
+		segs[g], errs[g] = bb.merge(g)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	root, err := rootBolt(bb.sh, len(segs))
 	if err != nil {
 		return nil, err
 	}
 	files := []bleveFile{{path: "index_meta.json", data: bb.sh.meta}, {path: "store/root.bolt", data: root}}
-	return append(files, segs...), nil
+	for _, f := range segs {
+		files = append(files, *f)
+	}
+	return files, nil
 }
 
 // rootBolts holds root.bolt by segment count: it depends on nothing else

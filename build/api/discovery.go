@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/yamltree"
@@ -163,10 +164,10 @@ func uskSearch(entries []*entry) any {
 		if !e.usk {
 			continue
 		}
-		fm := e.s.Frontmatter
+		u := e.s.USK
 		results = append(results, uskSearchResult{
-			ID: e.name, Name: e.name, Description: e.description, Version: fm.Version, Category: fm.Category,
-			Tags: nonNil(fm.Tags), Capabilities: nonNil(fm.Capabilities), Platforms: nonNil(fm.PlatformCompatibility),
+			ID: e.name, Name: e.name, Description: e.description, Version: u.Version, Category: u.Category,
+			Tags: nonNil(u.Tags), Capabilities: nonNil(u.Capabilities), Platforms: nonNil(u.Platforms),
 			SchemaURL: e.urls.Schema, DownloadURL: e.urls.Archive,
 		})
 	}
@@ -196,7 +197,7 @@ func uskCapabilities(entries []*entry) any {
 		if !e.usk {
 			continue
 		}
-		for _, c := range e.s.Frontmatter.Capabilities {
+		for _, c := range e.s.USK.Capabilities {
 			c = strings.TrimSpace(c)
 			k := strings.ToLower(c)
 			if c == "" {
@@ -228,12 +229,12 @@ var uskSchemaFields = []string{"spec", "version", "interface", "input_schema", "
 	"changelog", "examples", "author_agent"}
 
 // uskSchema is v1/agent/skills/NAME/schema.
-func uskSchema(e *entry) tree {
+func uskSchema(e *entry, s *catalog.Content) tree {
 	m := yamltree.NewMap()
 	m.Set("id", e.name)
 	m.Set("name", e.name)
 	m.Set("description", e.description)
-	data := e.s.Frontmatter.Data
+	data := s.Frontmatter.Data
 	for _, k := range uskSchemaFields {
 		if v, ok := data.Get(k); ok {
 			m.Set(k, v)

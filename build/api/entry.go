@@ -1,11 +1,8 @@
 package api
 
 import (
-	"strings"
-
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/siteinfo"
-	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/uasp"
 )
 
@@ -26,11 +23,9 @@ func AnswerPath(name, path string) string {
 // PathsFile is the name of the list of a skill's answer files, beside them.
 const PathsFile = "paths.json"
 
-// entry is what the catalog-wide files say about one published skill,
-// worked out once, without reading any file.
+// entry is what the api files say about one published skill, worked out
+// once from its summary, without reading any file.
 type entry struct {
-	// s is released after the pass in a one-off build (catalog.Skill.
-	// Release): the catalog-wide files read only what a release keeps.
 	s           *catalog.Skill
 	name        string
 	description string
@@ -41,7 +36,7 @@ type entry struct {
 	declared    string // the version the author declared, if any
 	tags        []string
 
-	hasDoc     bool // the skill has a UASP document (s.Doc is released after the pass)
+	hasDoc     bool // the skill has a UASP document
 	hasSkillMD bool // a SKILL.md is published (and so an archive)
 	docArchive bool // a UASP document alone, packaged with a SKILL.md made from it
 	multiFile  bool // more files than SKILL.md: discovery points to a ZIP
@@ -62,39 +57,33 @@ type urls struct {
 	Schema   string `json:"usk_schema,omitempty"`
 }
 
+// newEntry is the entry of s, a published skill whose summary is
+// complete. A published skill's SKILL.md and UASP document were readable,
+// or it would have been rejected.
 func newEntry(s *catalog.Skill, site *siteinfo.Info) *entry {
 	e := &entry{
 		s:           s,
 		name:        s.Name,
-		description: strings.TrimSpace(s.Description),
+		description: s.Description,
 		format:      string(s.Format),
 		status:      string(s.Status),
-		tags:        catalog.TagsOf(s),
-		hasSkillMD:  s.SkillFile != "" && s.Source != nil,
-		usk:         s.Format == skill.USK && s.Frontmatter != nil && s.SkillFile != "" && s.Source != nil,
+		tags:        s.Tags,
+		declared:    s.DeclaredVersion,
+		hasSkillMD:  s.SkillFile != "",
+		usk:         s.USK != nil,
 	}
 	if e.tags == nil {
 		e.tags = []string{}
 	}
 	if d := s.Doc; d != nil {
 		e.hasDoc = true
-		e.docType, e.version = d.Type(), d.Version
+		e.docType, e.version = d.Type, d.Version
 		if e.description == "" {
-			e.description = d.Description()
-		}
-	}
-	if fm := s.Frontmatter; fm != nil {
-		e.declared = fm.Version
-		if e.declared == "" {
-			if v, ok := fm.Metadata.Get("version"); ok {
-				if str, ok := v.(string); ok {
-					e.declared = str
-				}
-			}
+			e.description = d.Description
 		}
 	}
 	e.multiFile = e.hasSkillMD && len(s.Files) > 1
-	e.docArchive = !e.hasSkillMD && s.Doc != nil && s.UASPSource != nil && s.UASPFile != ""
+	e.docArchive = !e.hasSkillMD && e.hasDoc && s.UASPFile != ""
 	e.urls = urls{
 		Page: site.URL(siteinfo.SkillPage(e.name)),
 		JSON: site.URL(siteinfo.APISkill(e.name)),
@@ -102,7 +91,7 @@ func newEntry(s *catalog.Skill, site *siteinfo.Info) *entry {
 	if site.Parts.Markdown {
 		e.urls.Markdown = site.URL(siteinfo.SkillMarkdown(e.name))
 	}
-	if s.Doc != nil && site.PublishesPaths() {
+	if e.hasDoc && site.PublishesPaths() {
 		e.urls.Paths = site.URL(siteinfo.APIPaths(e.name))
 	}
 	if e.hasSkillMD && site.Parts.Sources {

@@ -5,11 +5,15 @@ import (
 	"github.com/skilldex/skilldex/build/siteinfo"
 )
 
-// SkillJSONBothWays returns a skill's NAME.json as written and as
+// SkillJSONBothWays returns the NAME.json of c's skill s as written and as
 // encoding/json gives it, which must be the same bytes.
-func SkillJSONBothWays(s *catalog.Skill, site *siteinfo.Info) (direct, viaMarshal []byte, err error) {
+func SkillJSONBothWays(c *catalog.Catalog, s *catalog.Skill, site *siteinfo.Info) (direct, viaMarshal []byte, err error) {
+	k, err := c.Content(s)
+	if err != nil {
+		return nil, nil, err
+	}
 	e := newEntry(s, site)
-	sd := skillJSON(e)
+	sd := skillJSON(e, k)
 	viaMarshal, err = marshal(sd)
 	return appendSkillJSON(nil, &sd), viaMarshal, err
 }

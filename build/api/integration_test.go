@@ -137,7 +137,7 @@ func buildSite(t *testing.T, dir string, srcs ...string) (string, *build.Result)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := build.Build(context.Background(), build.Options{LoadOptions: build.LoadOptions{Sources: srcs}, Output: dir, Site: site, KeepSkills: true})
+	res, err := build.Build(context.Background(), build.Options{LoadOptions: build.LoadOptions{Sources: srcs}, Output: dir, Site: site})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,6 +388,10 @@ func checkAnswers(t *testing.T, site string, c *catalog.Catalog) int {
 	t.Helper()
 	n := 0
 	for _, s := range c.Skills {
+		k, err := c.Content(s)
+		if err != nil {
+			t.Fatal(err)
+		}
 		var list struct {
 			Skill string
 			Paths []struct{ Path, File string }
@@ -399,14 +403,14 @@ func checkAnswers(t *testing.T, site string, c *catalog.Catalog) int {
 		if err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
 		}
-		if reloaded.Version != s.Doc.Version {
-			t.Errorf("%s: the document read back has version %s, built %s", s.Name, reloaded.Version, s.Doc.Version)
+		if reloaded.Version != s.Doc.Version || k.Doc.Version != s.Doc.Version {
+			t.Errorf("%s: the document read back has version %s, built %s, read again %s", s.Name, reloaded.Version, s.Doc.Version, k.Doc.Version)
 		}
 		var listed []string
 		for _, p := range list.Paths {
 			listed = append(listed, p.Path)
 			got := read(t, site, "api/v1/skills/"+s.Name+"/"+p.File)
-			want := uasp.MarshalAnswer(s.Doc.Query(p.Path, nil))
+			want := uasp.MarshalAnswer(k.Doc.Query(p.Path, nil))
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s:%s: the file differs from the engine's answer", s.Name, p.Path)
 			}
@@ -416,7 +420,7 @@ func checkAnswers(t *testing.T, site string, c *catalog.Catalog) int {
 			n++
 		}
 		var want []string
-		for _, p := range s.Doc.Paths() {
+		for _, p := range k.Doc.Paths() {
 			if uasp.PathFile(p) != api.PathsFile {
 				want = append(want, p)
 			}

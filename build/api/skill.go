@@ -12,8 +12,10 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/pack"
+	"github.com/skilldex/skilldex/build/pass"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/uasp"
 )
@@ -21,18 +23,22 @@ import (
 // writeSkill writes one skill's files as the output group "api:NAME":
 // its Markdown twin, its files as published, its archives, its UASP
 // document and answers, and its USK schema. In an incremental build a
-// group whose key did not change is kept as it is.
-func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info, key string) error {
+// group whose key did not change is kept as it is, and the skill's
+// content is not read.
+func writeSkill(out *output.Writer, e *entry, ps *pass.Skill, site *siteinfo.Info, key string) error {
 	g, reused, err := out.Group("api:"+e.name, key)
 	if err != nil || reused {
 		return err
 	}
-	s := e.s
+	s, err := ps.Content()
+	if err != nil {
+		return err
+	}
 	parts := site.Parts
 	buf := getScratch()
 	defer putScratch(buf)
 	if parts.Markdown {
-		buf.b = appendSkillMarkdown(buf.b[:0], e)
+		buf.b = appendSkillMarkdown(buf.b[:0], e, s)
 		if err := g.WriteRaw(siteinfo.SkillMarkdown(e.name), buf.b); err != nil {
 			return err
 		}
@@ -58,7 +64,7 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info, key string) e
 		}
 	}
 	if parts.Sources {
-		if err := writeFiles(g, e, files); err != nil {
+		if err := writeFiles(g, e, s, files); err != nil {
 			return err
 		}
 	}
@@ -89,7 +95,7 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info, key string) e
 	}
 	if e.docArchive && parts.Archives {
 		var buf bytes.Buffer
-		if err := pack.WriteFiles(&buf, e.name, documentPackage(e)); err != nil {
+		if err := pack.WriteFiles(&buf, e.name, documentPackage(e, s)); err != nil {
 			return err
 		}
 		if err := g.WriteRaw(siteinfo.SkillArchive(e.name), buf.Bytes()); err != nil {
@@ -97,12 +103,12 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info, key string) e
 		}
 	}
 	if s.Doc != nil {
-		if err := writeDocument(g, e, site, buf); err != nil {
+		if err := writeDocument(g, e, s, site, buf); err != nil {
 			return err
 		}
 	}
 	if e.usk {
-		b, err := marshal(uskSchema(e))
+		b, err := marshal(uskSchema(e, s))
 		if err != nil {
 			return err
 		}
@@ -117,7 +123,7 @@ func writeSkill(out *output.Writer, e *entry, site *siteinfo.Info, key string) e
 // written, and a SKILL.md made of its name, description and Markdown
 // (uasp.ToMarkdown), so that the archive installs and reads back like any
 // skill, its document used as given.
-func documentPackage(e *entry) []pack.File {
+func documentPackage(e *entry, s *catalog.Content) []pack.File {
 	var b bytes.Buffer
 	b.WriteString("---\n")
 	enc := yaml.NewEncoder(&b)
@@ -128,8 +134,8 @@ func documentPackage(e *entry) []pack.File {
 	}{e.name, e.description}) // two strings: cannot fail
 	_ = enc.Close()
 	b.WriteString("---\n\n")
-	b.Write(uasp.ToMarkdown(e.s.Doc))
-	return []pack.File{{Path: "SKILL.md", Data: b.Bytes()}, {Path: path.Base(e.s.UASPFile), Data: e.s.UASPSource}}
+	b.Write(uasp.ToMarkdown(s.Doc))
+	return []pack.File{{Path: "SKILL.md", Data: b.Bytes()}, {Path: path.Base(s.UASPFile), Data: s.UASPSource}}
 }
 
 // writeFiles publishes every file of the skill where
@@ -137,14 +143,14 @@ func documentPackage(e *entry) []pack.File {
 // byte, and SKILL.md at skills/NAME/SKILL.md whatever its spelling. read
 // are files already read, sorted by path (pack.ReadFiles); the others
 // are copied from the skill's folder.
-func writeFiles(g *output.Group, e *entry, read []pack.File) error {
-	in := e.s.Input
+func writeFiles(g *output.Group, e *entry, s *catalog.Content, read []pack.File) error {
+	in := s.Input
 	for _, f := range in.Files {
 		p := siteinfo.PublishedFile(e.name, f.Path)
 		if p == "" {
 			continue // not a path a site can hold; it stays in the archive
 		}
-		data := e.s.Source // SKILL.md exactly as parsing read it
+		data := s.Source // SKILL.md exactly as parsing read it
 		if f.Path != in.SkillFile {
 			data = nil
 			if i, ok := slices.BinarySearchFunc(read, f.Path, func(r pack.File, p string) int { return strings.Compare(r.Path, p) }); ok {
@@ -162,7 +168,7 @@ func writeFiles(g *output.Group, e *entry, read []pack.File) error {
 		}
 	}
 	if e.hasSkillMD && in.SkillFile != "SKILL.md" {
-		return g.WriteRaw(siteinfo.SkillFile(e.name, "SKILL.md"), e.s.Source)
+		return g.WriteRaw(siteinfo.SkillFile(e.name, "SKILL.md"), s.Source)
 	}
 	return nil
 }
@@ -187,9 +193,9 @@ func copyFile(g *output.Group, sitePath string, fsys fs.FS, name string) error {
 
 // writeDocument writes the whole document, one answer per path, and the
 // list of paths.
-func writeDocument(g *output.Group, e *entry, site *siteinfo.Info, buf *scratch) error {
-	d := e.s.Doc
-	sd := skillJSON(e)
+func writeDocument(g *output.Group, e *entry, s *catalog.Content, site *siteinfo.Info, buf *scratch) error {
+	d := s.Doc
+	sd := skillJSON(e, s)
 	buf.b = appendSkillJSON(buf.b[:0], &sd)
 	if err := g.WriteRaw(siteinfo.APISkill(e.name), buf.b); err != nil {
 		return err
@@ -249,8 +255,8 @@ type skillDocument struct {
 	Document tree `json:"document"`
 }
 
-func skillJSON(e *entry) skillDocument {
-	d := e.s.Doc
+func skillJSON(e *entry, s *catalog.Content) skillDocument {
+	d := s.Doc
 	sd := skillDocument{
 		Name: e.name, Description: e.description, Format: e.format, Status: e.status,
 		Type: e.docType, Version: e.version, Declared: e.declared,
@@ -260,7 +266,7 @@ func skillJSON(e *entry) skillDocument {
 	if d.Derived {
 		sd.DerivedFrom = "SKILL.md"
 	}
-	if fm := e.s.Frontmatter; fm != nil && fm.Data != nil {
+	if fm := s.Frontmatter; fm != nil && fm.Data != nil {
 		sd.Frontmatter = &tree{fm.Data}
 	}
 	return sd
@@ -272,7 +278,7 @@ func (e *entry) twinFrontmatter() *twinFrontmatter {
 		Type: e.docType, Version: e.version, Declared: e.declared, Tags: e.tags,
 		Page: e.urls.Page, Source: e.urls.SkillMD, Archive: e.urls.Archive, API: e.urls.JSON,
 	}
-	if e.s.Doc != nil {
+	if e.hasDoc {
 		fm.Paths = e.urls.Paths
 	}
 	return fm
@@ -298,16 +304,16 @@ func putScratch(buf *scratch) {
 // appendSkillMarkdown appends skills/NAME/index.html.md: a YAML summary,
 // then the SKILL.md body as written, or, for a UASP document alone, the
 // document as Markdown (uasp.ToMarkdown).
-func appendSkillMarkdown(b []byte, e *entry) []byte {
+func appendSkillMarkdown(b []byte, e *entry, s *catalog.Content) []byte {
 	fm := e.twinFrontmatter()
 	b = append(b, "---\n"...)
 	b = fm.appendYAML(b)
 	b = append(b, "---\n\n"...)
 	switch {
 	case e.hasSkillMD:
-		b = append(b, bytes.TrimLeft(e.s.Body, "\n")...)
-	case e.s.Doc != nil:
-		b = append(b, uasp.ToMarkdown(e.s.Doc)...)
+		b = append(b, bytes.TrimLeft(s.Body, "\n")...)
+	case s.Doc != nil:
+		b = append(b, uasp.ToMarkdown(s.Doc)...)
 	}
 	if len(b) > 0 && b[len(b)-1] != '\n' {
 		b = append(b, '\n')

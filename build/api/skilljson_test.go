@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"path/filepath"
 	"testing"
@@ -13,13 +12,14 @@ import (
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/catalogen"
 	"github.com/skilldex/skilldex/internal/hostile"
+	"github.com/skilldex/skilldex/internal/testcatalog"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
 // jsonTestCatalogs loads the corpus, a generated catalog and the
 // adversarial one, for the tests that compare JSON written directly with
 // encoding/json's.
-func jsonTestCatalogs(t *testing.T) [][]*catalog.Skill {
+func jsonTestCatalogs(t *testing.T) []*catalog.Catalog {
 	gen := filepath.Join(t.TempDir(), "gen")
 	if err := catalogen.Generate(gen, 60, 7); err != nil {
 		t.Fatal(err)
@@ -28,13 +28,9 @@ func jsonTestCatalogs(t *testing.T) [][]*catalog.Skill {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var catalogs [][]*catalog.Skill
+	var catalogs []*catalog.Catalog
 	for _, srcs := range [][]string{{testutil.Testdata(t, "corpus")}, {gen}, bad.Sources} {
-		c, err := build.Load(context.Background(), build.LoadOptions{Sources: srcs})
-		if err != nil {
-			t.Fatal(err)
-		}
-		catalogs = append(catalogs, c.Skills)
+		catalogs = append(catalogs, testcatalog.Load(t, build.LoadOptions{Sources: srcs}))
 	}
 	return catalogs
 }
@@ -60,12 +56,12 @@ func TestSkillJSONMatchesMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, skills := range jsonTestCatalogs(t) {
-		for _, s := range skills {
+	for _, c := range jsonTestCatalogs(t) {
+		for _, s := range c.Skills {
 			if s.Doc == nil {
 				continue
 			}
-			direct, want, err := api.SkillJSONBothWays(s, site)
+			direct, want, err := api.SkillJSONBothWays(c, s, site)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +80,8 @@ func TestCatalogJSONMatchesMarshal(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, skills := range append(jsonTestCatalogs(t), nil) {
+	for _, c := range append(jsonTestCatalogs(t), &catalog.Catalog{}) {
+		skills := c.Skills
 		direct, want, err := api.CatalogJSONBothWays(skills, site)
 		if err != nil {
 			t.Fatal(err)

@@ -51,7 +51,8 @@ func TestTwinFrontmatterMatchesYAML(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, skills := range jsonTestCatalogs(t) {
+		for i, c := range jsonTestCatalogs(t) {
+			skills := c.Skills
 			fast := 0
 			for _, s := range skills {
 				direct, viaYAML, isFast := api.TwinYAMLOf(s, site)

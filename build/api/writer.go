@@ -54,9 +54,9 @@ func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	entries := make([]*entry, len(c.Skills))
 	sk := siteKey(site)
 	return pass.Work{
-		Skill: func(i int) error {
-			entries[i] = newEntry(c.Skills[i], site)
-			return writeSkill(out, entries[i], site, groupKey(entries[i], sk))
+		Skill: func(i int, s *pass.Skill) error {
+			entries[i] = newEntry(s.Skill, site)
+			return writeSkill(out, entries[i], s, site, groupKey(entries[i], sk))
 		},
 		Catalog: func() error { return writeCatalog(out, entries, site, m) },
 	}, nil

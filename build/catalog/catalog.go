@@ -1,7 +1,13 @@
-// Package catalog assembles checked skills into the catalog the writers
-// read: every skill with its final diagnostics and status, the published
-// skills sorted by name with one skill per name (the later source root, or
-// the later path, wins), and the taxonomies the site lists them by.
+// Package catalog is the catalog the writers read: a summary of every skill
+// found (what listings, feeds, indexes, discovery and the report show of
+// it) with its final diagnostics and status, the published skills sorted
+// by name with one skill per name (the later source root, or the later
+// path, wins), and the taxonomies the site lists them by.
+//
+// A skill's content (the text of its SKILL.md, its body, its UASP
+// document) is not part of the catalog: Catalog.Content reads it again
+// when a writer needs it, so that what a build holds grows with the
+// summaries, not with the skills' text.
 package catalog
 
 import (
@@ -17,37 +23,6 @@ import (
 	"github.com/skilldex/skilldex/build/uasp"
 )
 
-// Skill is one skill of the catalog.
-type Skill struct {
-	*skill.Skill
-	// Diagnostics are all the skill's findings, sorted.
-	Diagnostics []diag.Diagnostic
-	Status      lint.Status
-	// ShadowedBy is the skill that took this one's name, or nil.
-	ShadowedBy *Skill
-	// Key is a hash of everything the skill's parse and checks read (its
-	// files, where it was found, the options), set when Load has a Cache:
-	// writers key the skill's own pages with it in incremental builds. ""
-	// when unknown.
-	Key string
-	// Doc is the skill's UASP document (the author's, or derived from
-	// SKILL.md); nil only when the skill has no usable name, or once the
-	// skill is released.
-	Doc *uasp.Document
-	// SourceName names the source the skill comes from for people (a
-	// repository's owner/name, a folder's name; see package sourcename):
-	// the Source facet's value. "" when unknown.
-	SourceName string
-
-	taxonomyTerms skillTerms // see terms
-	released      bool
-	// packedDoc holds Doc while the skill is unloaded (see Unload).
-	packedDoc *uasp.Packed
-}
-
-// Published reports whether the skill is part of the site.
-func (s *Skill) Published() bool { return s.Status != lint.Rejected && s.ShadowedBy == nil }
-
 // Catalog is the whole set of skills.
 type Catalog struct {
 	// All holds every skill found, in source order (root, then path).
@@ -60,12 +35,37 @@ type Catalog struct {
 	Diagnostics []diag.Diagnostic
 
 	taxonomies []*Taxonomy
+	loader     Loader
+}
+
+// A Loader reads a skill's content from its files.
+type Loader interface {
+	// Content returns the content of s, a skill of the catalog, and
+	// completes its summary with its UASP document when that was still to
+	// be derived (Skill.DocPending). It fails when the skill's files can
+	// no longer be read, or no longer hold what the summary was made
+	// from. It may be called for several skills at once, but for one
+	// skill at a time.
+	Content(s *Skill) (*Content, error)
+}
+
+// Content is what a skill's own files are made from: read for the writers
+// of its files and dropped when they are done.
+type Content struct {
+	// Skill is the skill as parsed from its files: the text of SKILL.md,
+	// its frontmatter and body, the UASP document as written. Its
+	// Diagnostics are those of parsing alone; the summary's are final.
+	*skill.Skill
+	// Doc is the skill's UASP document, given or derived; nil when it has
+	// none (no usable name, or derivation turned off).
+	Doc *uasp.Document
 }
 
 // New builds the catalog. all must be in source order; each skill's
-// diagnostics must be final but for shadowing, which New adds.
-func New(all []*Skill, workspaces []*source.Workspace, global []diag.Diagnostic) *Catalog {
-	c := &Catalog{All: all, Workspaces: workspaces, Diagnostics: diag.Sort(global)}
+// diagnostics must be final but for shadowing, which New adds. loader
+// reads the skills' content (Catalog.Content).
+func New(all []*Skill, workspaces []*source.Workspace, global []diag.Diagnostic, loader Loader) *Catalog {
+	c := &Catalog{All: all, Workspaces: workspaces, Diagnostics: diag.Sort(global), loader: loader}
 	for _, s := range all {
 		s.Status = lint.StatusOf(s.Diagnostics)
 	}
@@ -103,6 +103,14 @@ func New(all []*Skill, workspaces []*source.Workspace, global []diag.Diagnostic)
 	slices.SortFunc(c.Skills, func(a, b *Skill) int { return cmp.Compare(a.Name, b.Name) })
 	c.buildTaxonomies()
 	return c
+}
+
+// Content returns the content of s, a skill of c (see Loader.Content).
+func (c *Catalog) Content(s *Skill) (*Content, error) {
+	if c.loader == nil {
+		return nil, fmt.Errorf("%s: the catalog has no loader to read its content", s.File())
+	}
+	return c.loader.Content(s)
 }
 
 // Lookup returns the published skill named name, or nil.
@@ -156,63 +164,38 @@ func (c *Catalog) Summarize() Summary {
 	return s
 }
 
-// Released reports whether Release was called: the skill's sources, body
-// and UASP document are gone.
-func (s *Skill) Released() bool { return s.released }
-
-// Unloaded reports whether the skill is unloaded: its sources, body and
-// UASP document are gone until Reload.
-func (s *Skill) Unloaded() bool { return s.packedDoc != nil || s.Skill.Unloaded() }
-
-// Release lets go of what only the skill's own files are made from: its
-// sources, body and UASP document, given or derived. A one-off build
-// releases each skill once every writer has written the skill's files;
-// what the catalog-wide files read (name, description, frontmatter, file
-// list, taxonomy terms, diagnostics) stays. It writes the fields in place,
-// so that other skills' work may go on reading the fields that stay; a
-// build with a Cache, which keeps the parsed skill, never calls it.
-func (s *Skill) Release() {
-	s.terms() // made by New already; a released skill could not make them
-	s.released = true
-	s.Doc, s.packedDoc = nil, nil
-	k := s.Skill
-	k.Source, k.Doc, k.Body = nil, nil, nil
-	k.UASPSource, k.UASPNode, k.UASPValue = nil, nil, nil
+// DocsPending reports whether a skill's document is still to be derived
+// (Skill.DocPending).
+func (c *Catalog) DocsPending() bool {
+	for _, s := range c.All {
+		if s.DocPending() {
+			return true
+		}
+	}
+	return false
 }
 
-// Unload lets go of what the skill's own files are made from until Reload
-// reads it back: the text of SKILL.md (skill.Skill.UnloadSource), and the
-// UASP document's tree, held in binary form (uasp.Packed). A one-off
-// build unloads every skill once its writers have begun and reloads each
-// as it writes it, so that it holds little of the skills it has not come
-// to (10,000 generated skills: 108 MB at the start of the pass instead of
-// 203). Like Release, it writes the fields in place; nothing may read
-// them until Reload.
-func (s *Skill) Unload() {
-	s.terms() // made by New already for a published skill; an unloaded skill could not make them
-	s.Skill.UnloadSource()
-	if s.Doc == nil || s.packedDoc != nil {
+// CanonicalTypes reports whether every UASP type the catalog knows of its
+// published skills is one of the schema's (uasp.Types), or none. A derived
+// document's type always is: then the terms of the Types taxonomy, their
+// spellings and their slugs, do not depend on the documents still to be
+// derived, and a skill's type links to the page of the type itself.
+func (c *Catalog) CanonicalTypes() bool {
+	for _, s := range c.Skills {
+		if t := s.Type(); t != "" && !slices.Contains(uasp.Types, t) {
+			return false
+		}
+	}
+	return true
+}
+
+// Complete builds what depends on every skill's UASP document, the Types
+// taxonomy, once no document is pending: New does when none is, and the
+// build once its pass has derived them.
+func (c *Catalog) Complete() {
+	if c.DocsPending() || c.Taxonomy(Types) != nil {
 		return
 	}
-	if p, err := s.Doc.Pack(); err == nil {
-		s.Doc, s.packedDoc = nil, p
-	}
-	// A document that cannot be packed (a tree holding a value no tree
-	// should) stays as it is.
-}
-
-// Reload reads back what Unload let go. It fails when SKILL.md is no
-// longer what was read (see skill.Skill.ReloadSource).
-func (s *Skill) Reload() error {
-	if err := s.Skill.ReloadSource(); err != nil {
-		return err
-	}
-	if p := s.packedDoc; p != nil {
-		d, err := p.Unpack()
-		if err != nil {
-			return fmt.Errorf("%s: its UASP document: %w", s.File(), err)
-		}
-		s.Doc, s.packedDoc = d, nil
-	}
-	return nil
+	c.taxonomies = append(c.taxonomies, buildTaxonomy(Types, "Types", c.Skills, typesOf))
+	slices.SortStableFunc(c.taxonomies, func(a, b *Taxonomy) int { return cmp.Compare(kindOrder(a.Kind), kindOrder(b.Kind)) })
 }

@@ -6,10 +6,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/skilldex/skilldex/build/siteinfo"
-	"github.com/skilldex/skilldex/build/spdx"
+	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/yamltree"
 )
 
@@ -41,11 +40,9 @@ type Term struct {
 // skillBagTag matches a SkillBag tag in a description: #group/name.
 var skillBagTag = regexp.MustCompile(`(?:^|\s)#([a-z0-9-]+/[A-Za-z0-9_-]+)`)
 
-// TagsOf returns a skill's tags: USK tags, metadata.tags (a list or
+// tagsOf returns a skill's tags: USK tags, metadata.tags (a list or
 // comma-separated text) and SkillBag #group/name tags in the description.
-func TagsOf(s *Skill) []string { return s.terms().tags }
-
-func tagsOf(s *Skill) []string {
+func tagsOf(s *skill.Skill) []string {
 	var out []string
 	if fm := s.Frontmatter; fm != nil {
 		out = append(out, fm.Tags...)
@@ -60,21 +57,8 @@ func tagsOf(s *Skill) []string {
 	return dedupe(out)
 }
 
-// TypesOf returns the skill's UASP type (knowledge, cli, api, hybrid), from
-// its document, given or derived.
-func TypesOf(s *Skill) []string { return s.terms().types }
-
-func typesOf(s *Skill) []string {
-	if s.Doc == nil || s.Doc.Type() == "" {
-		return nil
-	}
-	return []string{s.Doc.Type()}
-}
-
-// CategoriesOf returns the USK category and metadata.category.
-func CategoriesOf(s *Skill) []string { return s.terms().categories }
-
-func categoriesOf(s *Skill) []string {
+// categoriesOf returns the USK category and metadata.category.
+func categoriesOf(s *skill.Skill) []string {
 	var out []string
 	if fm := s.Frontmatter; fm != nil {
 		if fm.Category != "" {
@@ -85,40 +69,12 @@ func categoriesOf(s *Skill) []string {
 	return dedupe(out)
 }
 
-// CapabilitiesOf returns the USK capabilities.
-func CapabilitiesOf(s *Skill) []string { return s.terms().capabilities }
-
-func capabilitiesOf(s *Skill) []string {
+// capabilitiesOf returns the USK capabilities.
+func capabilitiesOf(s *skill.Skill) []string {
 	if s.Frontmatter == nil {
 		return nil
 	}
 	return dedupe(s.Frontmatter.Capabilities)
-}
-
-// LicensesOf returns the skill's license as an SPDX expression, or
-// spdx.Other when its frontmatter's license names none (see
-// spdx.Normalize); nothing when it has no license.
-func LicensesOf(s *Skill) []string { return one(s.terms().license) }
-
-func licenseOf(s *Skill) string {
-	if s.Frontmatter == nil {
-		return ""
-	}
-	return spdx.Normalize(s.Frontmatter.License)
-}
-
-// SourcesOf returns the name of the source the skill comes from
-// (Skill.SourceName).
-func SourcesOf(s *Skill) []string { return one(s.SourceName) }
-
-// one is the list of the one term t, or none when t is "". Skills have
-// one license and one source: the catalog keeps each as a string, which
-// takes less room than a list, and lists them on demand.
-func one(t string) []string {
-	if t == "" {
-		return nil
-	}
-	return []string{t}
 }
 
 func metaList(m *yamltree.Map, key string) []string {
@@ -142,26 +98,22 @@ func metaList(m *yamltree.Map, key string) []string {
 	return out
 }
 
-// skillTerms are a skill's taxonomy terms, worked out once: every page
-// that lists the skill shows some of them.
-type skillTerms struct {
-	once                                  sync.Once
-	tags, types, categories, capabilities []string
-	license                               string
-}
+// The terms of each taxonomy a summary has.
+func tags(s *Skill) []string         { return s.Tags }
+func categories(s *Skill) []string   { return s.Categories }
+func capabilities(s *Skill) []string { return s.Capabilities }
+func typesOf(s *Skill) []string      { return one(s.Type()) }
+func licenses(s *Skill) []string     { return one(s.License) }
+func sources(s *Skill) []string      { return one(s.SourceName) }
 
-// terms returns the skill's terms, each list clipped so that appending to
-// it copies.
-func (s *Skill) terms() *skillTerms {
-	t := &s.taxonomyTerms
-	t.once.Do(func() {
-		t.tags = slices.Clip(tagsOf(s))
-		t.types = slices.Clip(typesOf(s))
-		t.categories = slices.Clip(categoriesOf(s))
-		t.capabilities = slices.Clip(capabilitiesOf(s))
-		t.license = licenseOf(s)
-	})
-	return t
+// one is the list of the one term t, or none when t is "". Skills have
+// one type, license and source: the summary keeps each as a string, which
+// takes less room than a list.
+func one(t string) []string {
+	if t == "" {
+		return nil
+	}
+	return []string{t}
 }
 
 // dedupe drops empty and case-insensitively repeated values, keeping order.
@@ -227,7 +179,8 @@ func buildTaxonomy(kind, title string, skills []*Skill, terms func(*Skill) []str
 	return tax
 }
 
-// Taxonomies returns the catalog's taxonomies in a fixed order.
+// Taxonomies returns the catalog's taxonomies in a fixed order; Types is
+// among them once every document is known (see Complete).
 func (c *Catalog) Taxonomies() []*Taxonomy {
 	return c.taxonomies
 }
@@ -242,13 +195,18 @@ func (c *Catalog) Taxonomy(kind string) *Taxonomy {
 	return nil
 }
 
+// kinds are the taxonomies in their order.
+var kinds = []string{Tags, Categories, Capabilities, Types, Licenses, Sources}
+
+func kindOrder(kind string) int { return slices.Index(kinds, kind) }
+
 func (c *Catalog) buildTaxonomies() {
 	c.taxonomies = []*Taxonomy{
-		buildTaxonomy(Tags, "Tags", c.Skills, TagsOf),
-		buildTaxonomy(Categories, "Categories", c.Skills, CategoriesOf),
-		buildTaxonomy(Capabilities, "Capabilities", c.Skills, CapabilitiesOf),
-		buildTaxonomy(Types, "Types", c.Skills, TypesOf),
-		buildTaxonomy(Licenses, "Licenses", c.Skills, LicensesOf),
-		buildTaxonomy(Sources, "Sources", c.Skills, SourcesOf),
+		buildTaxonomy(Tags, "Tags", c.Skills, tags),
+		buildTaxonomy(Categories, "Categories", c.Skills, categories),
+		buildTaxonomy(Capabilities, "Capabilities", c.Skills, capabilities),
+		buildTaxonomy(Licenses, "Licenses", c.Skills, licenses),
+		buildTaxonomy(Sources, "Sources", c.Skills, sources),
 	}
+	c.Complete()
 }

@@ -57,11 +57,37 @@ func ParseSkillsCatalog(b []byte) (entries []CatalogEntry, bad []int) {
 	return entries, bad
 }
 
+// A Member is what the SkillBag rules read of a skill of a workspace: the
+// checks across its skills run on every load, from what a load keeps of
+// each skill.
+type Member struct {
+	DirName, SkillFile string
+	// File is how diagnostics name the skill's file (source.Input.File).
+	File              string
+	Name, Description string
+	// NamePos and DescriptionPos locate the values of name and
+	// description in SKILL.md.
+	NamePos, DescriptionPos diag.Pos
+	Parameters              *skill.Parameters
+	Dependencies            []skill.Dependency
+}
+
+// MemberOf returns what the SkillBag rules read of s.
+func MemberOf(s *skill.Skill) *Member {
+	m := &Member{DirName: s.DirName, SkillFile: s.SkillFile, File: s.File(), Name: s.Name, Description: s.Description,
+		NamePos: diag.Pos{Line: 1, Column: 1}, DescriptionPos: diag.Pos{Line: 1, Column: 1},
+		Parameters: s.Parameters, Dependencies: s.Dependencies}
+	if fm := s.Frontmatter; fm != nil {
+		m.NamePos, m.DescriptionPos = fm.ValuePos("name"), fm.ValuePos("description")
+	}
+	return m
+}
+
 // CheckWorkspace applies the SkillBag rules to a workspace and its skills.
 // It returns the diagnostics per skill and those about the workspace.
-func CheckWorkspace(ws *source.Workspace, skills []*skill.Skill) (perSkill map[*skill.Skill][]diag.Diagnostic, global []diag.Diagnostic) {
-	perSkill = map[*skill.Skill][]diag.Diagnostic{}
-	add := func(s *skill.Skill, file string, pos diag.Pos, code, format string, args ...any) {
+func CheckWorkspace(ws *source.Workspace, skills []*Member) (perSkill map[*Member][]diag.Diagnostic, global []diag.Diagnostic) {
+	perSkill = map[*Member][]diag.Diagnostic{}
+	add := func(s *Member, file string, pos diag.Pos, code, format string, args ...any) {
 		r := byCode[code]
 		d := diag.At(file, pos, r.Severity, code, format, args...)
 		if s != nil {
@@ -70,7 +96,7 @@ func CheckWorkspace(ws *source.Workspace, skills []*skill.Skill) (perSkill map[*
 			global = append(global, d)
 		}
 	}
-	byDir := map[string]*skill.Skill{}
+	byDir := map[string]*Member{}
 	for _, s := range skills {
 		byDir[s.DirName] = s
 	}
@@ -112,20 +138,16 @@ func CheckWorkspace(ws *source.Workspace, skills []*skill.Skill) (perSkill map[*
 	}
 
 	// Each skill.
-	local := map[string]*skill.Skill{}
+	local := map[string]*Member{}
 	for _, s := range skills {
 		if s.Name != "" {
 			local[s.Name] = s
 		}
 	}
 	for _, s := range skills {
-		file := s.File()
+		file := s.File
 		if s.Name != "" && (!skillbagNameRe.MatchString(s.Name) || len(s.Name) > 64) {
-			pos := diag.Pos{Line: 1, Column: 1}
-			if s.Frontmatter != nil {
-				pos = s.Frontmatter.ValuePos("name")
-			}
-			add(s, file, pos, "skillbag-name-pattern", "SkillBag names are lowercase ASCII letters and digits joined by single hyphens, 1-64 characters; %q is not", s.Name)
+			add(s, file, s.NamePos, "skillbag-name-pattern", "SkillBag names are lowercase ASCII letters and digits joined by single hyphens, 1-64 characters; %q is not", s.Name)
 		}
 		if p := s.Parameters; p != nil {
 			seen := map[string]bool{}
@@ -152,11 +174,7 @@ func CheckWorkspace(ws *source.Workspace, skills []*skill.Skill) (perSkill map[*
 		}
 		for _, m := range useTagRe.FindAllStringSubmatch(s.Description, -1) {
 			if !skillbagNameRe.MatchString(m[1]) {
-				pos := diag.Pos{Line: 1, Column: 1}
-				if s.Frontmatter != nil {
-					pos = s.Frontmatter.ValuePos("description")
-				}
-				add(s, file, pos, "skillbag-tag-use-name", "#use/%s must name a skill by its canonical hyphenated name", m[1])
+				add(s, file, s.DescriptionPos, "skillbag-tag-use-name", "#use/%s must name a skill by its canonical hyphenated name", m[1])
 			}
 		}
 	}
@@ -168,7 +186,7 @@ func CheckWorkspace(ws *source.Workspace, skills []*skill.Skill) (perSkill map[*
 				pos = d.Pos
 			}
 		}
-		add(s, s.File(), pos, "skillbag-dependency-cycle", "dependencies form a cycle: %s; cycles are invalid, remove one of them", strings.Join(append(cycle, cycle[0]), " → "))
+		add(s, s.File, pos, "skillbag-dependency-cycle", "dependencies form a cycle: %s; cycles are invalid, remove one of them", strings.Join(append(cycle, cycle[0]), " → "))
 	}
 
 	// CONTEXT.md, the bootstrap skill, AGENTS.md.
@@ -199,7 +217,7 @@ func CheckWorkspace(ws *source.Workspace, skills []*skill.Skill) (perSkill map[*
 
 // dependencyCycles finds the elementary cycles among local dependencies,
 // each rotated to start at its smallest name, sorted, without repeats.
-func dependencyCycles(skills []*skill.Skill, local map[string]*skill.Skill) [][]string {
+func dependencyCycles(skills []*Member, local map[string]*Member) [][]string {
 	edges := map[string][]string{}
 	var names []string
 	for _, s := range skills {

@@ -156,10 +156,18 @@ a: 1
 	ps := packed.Skills[0]
 	// Files compare by path and size: a file on disk also has a stamp.
 	sameFile := func(a, b source.File) bool { return a.Path == b.Path && a.Size == b.Size }
-	if ps.Name != fs.Name || !bytes.Equal(ps.Source, fs.Source) || !slices.EqualFunc(ps.Files, fs.Files, sameFile) {
+	pk, err := packed.Content(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fk, err := folder.Content(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ps.Name != fs.Name || !bytes.Equal(pk.Source, fk.Source) || !slices.EqualFunc(ps.Files, fs.Files, sameFile) {
 		t.Errorf("the archive loads as %s %v, the folder as %s %v", ps.Name, ps.Files, fs.Name, fs.Files)
 	}
-	if ps.Doc.Version != fs.Doc.Version {
+	if pk.Doc.Version != fk.Doc.Version {
 		t.Errorf("document version %s from the archive, %s from the folder", ps.Doc.Version, fs.Doc.Version)
 	}
 	if ps.DirName != "round-trip" {

@@ -19,7 +19,11 @@ func SkillPageRenderer(c *catalog.Catalog, site *siteinfo.Info) (func(i int, buf
 	r.folders = newSkillFolders(c)
 	r.linkWorld = linkWorldOf(c)
 	return func(i int, buf *bytes.Buffer) error {
-		p, err := r.skillPage(c.Skills[i])
+		k, err := c.Content(c.Skills[i])
+		if err != nil {
+			return err
+		}
+		p, err := r.skillPage(c.Skills[i], k)
 		if err != nil {
 			return err
 		}

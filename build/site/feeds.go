@@ -13,7 +13,6 @@ import (
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
-	"github.com/skilldex/skilldex/build/yamltree"
 )
 
 // sitemapLimit is the most URLs one sitemap file may hold (the protocol
@@ -43,14 +42,14 @@ func (r *renderer) writeFeeds(c *catalog.Catalog, out *output.Writer) error {
 
 // writeSitemap lists every HTML page the site has, which it reads from
 // the output so that no page can be missed. A skill's page carries the
-// skill's date as its lastmod when the sources give one (see skillDate);
+// skill's date as its lastmod when the sources give one (catalog.Skill.Date);
 // no other page has a date of its own, and a made-up one would mislead
 // crawlers.
 func (r *renderer) writeSitemap(c *catalog.Catalog, out *output.Writer) error {
 	dates := map[string]time.Time{}
 	for _, s := range c.Skills {
-		if t, ok := skillDate(s); ok {
-			dates[siteinfo.SkillPage(s.Name)] = t.UTC()
+		if s.Dated {
+			dates[siteinfo.SkillPage(s.Name)] = s.Date.UTC()
 		}
 	}
 	var pages []string
@@ -160,8 +159,7 @@ type atomContent struct {
 
 // writeAtom writes feed.xml. Atom needs a date for every entry, and the
 // output must not depend on when it was built: dates come from the skill
-// (updated, last_updated or date in its frontmatter or metadata, or USK's
-// author_agent.built_at), else from SOURCE_DATE_EPOCH (siteinfo.Info.Date),
+// (catalog.Skill.Date), else from SOURCE_DATE_EPOCH (siteinfo.Info.Date),
 // else the Unix epoch.
 //
 // Atom ids are permanent absolute IRIs: the pages' URLs when the site has
@@ -175,8 +173,8 @@ func (r *renderer) writeAtom(c *catalog.Catalog, out *output.Writer) error {
 	fallback := r.site.Date
 	var all []dated
 	for _, s := range c.Skills {
-		t, ok := skillDate(s)
-		if !ok {
+		t := s.Date
+		if !s.Dated {
 			t = fallback
 		}
 		all = append(all, dated{s, t.UTC()})
@@ -201,11 +199,11 @@ func (r *renderer) writeAtom(c *catalog.Catalog, out *output.Writer) error {
 			Link:    atomLink{Href: r.site.URL(siteinfo.SkillPage(d.s.Name)), Rel: "alternate", Type: "text/html"},
 			Summary: firstLine(d.s.Description, 1000),
 		}
-		for _, t := range catalog.TagsOf(d.s) {
+		for _, t := range d.s.Tags {
 			e.Category = append(e.Category, atomCateg{t})
 		}
-		if fm := d.s.Frontmatter; fm != nil && strings.TrimSpace(fm.Author) != "" {
-			e.Author = &atomAuthor{Name: strings.TrimSpace(fm.Author)}
+		if d.s.Author != "" {
+			e.Author = &atomAuthor{Name: d.s.Author}
 		}
 		feed.Entries = append(feed.Entries, e)
 	}
@@ -252,48 +250,4 @@ func uuid5(namespace [16]byte, name string) string {
 	u[8] = u[8]&0x3f | 0x80 // the RFC 9562 variant
 	x := hex.EncodeToString(u[:])
 	return x[:8] + "-" + x[8:12] + "-" + x[12:16] + "-" + x[16:20] + "-" + x[20:]
-}
-
-// dateKeys are the frontmatter and metadata keys a skill's date is read
-// from, in order of preference.
-var dateKeys = []string{"updated", "last_updated", "lastUpdated", "date", "created"}
-
-func skillDate(s *catalog.Skill) (time.Time, bool) {
-	fm := s.Frontmatter
-	if fm == nil {
-		return time.Time{}, false
-	}
-	for _, m := range []*yamltree.Map{fm.Data, fm.Metadata} {
-		if m == nil {
-			continue
-		}
-		for _, k := range dateKeys {
-			if v, ok := m.Get(k); ok {
-				if t, ok := parseDate(v); ok {
-					return t, true
-				}
-			}
-		}
-	}
-	if a := fm.AuthorAgent; a != nil {
-		return parseDate(a.BuiltAt)
-	}
-	return time.Time{}, false
-}
-
-func parseDate(v any) (time.Time, bool) {
-	switch x := v.(type) {
-	case time.Time:
-		return x, true
-	case yamltree.Timestamp:
-		return parseDate(string(x))
-	case string:
-		x = strings.TrimSpace(x)
-		for _, layout := range []string{time.RFC3339Nano, time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
-			if t, err := time.Parse(layout, x); err == nil {
-				return t, true
-			}
-		}
-	}
-	return time.Time{}, false
 }

@@ -123,7 +123,7 @@ func (r *renderer) addAllOf(c *catalog.Catalog) *commandView {
 // SKILL.md whose artifact the site publishes), and the CLI (version 1.6.0)
 // keeps its entry, which it does for a name of 1 to 64 lowercase letters,
 // digits and single inner hyphens, and a description of 1 to 1,024 UTF-16
-// code units. It reads only what a released skill keeps.
+// code units. It reads the skill's summary only.
 func skillsCLIInstalls(s *catalog.Skill, site *siteinfo.Info) bool {
 	if s.SkillFile == "" || !site.ListsAgentSkill(len(s.Files) > 1) {
 		return false

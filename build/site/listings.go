@@ -61,10 +61,8 @@ func (r *renderer) makeCard(s *catalog.Skill) *card {
 		Format:  s.Format.Label(),
 		Status:  string(s.Status),
 	}
-	if ts := catalog.TypesOf(s); len(ts) > 0 {
-		c.Type = ts[0]
-	}
-	for _, t := range catalog.TagsOf(s) {
+	c.Type = s.Type()
+	for _, t := range s.Tags {
 		if len(c.Tags) == cardTags {
 			break
 		}

@@ -79,7 +79,7 @@ func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 		return nil
 	}
 	return pass.Work{
-		Skill:   func(i int) error { return r.writeSkillPage(c.Skills[i], out) },
+		Skill:   func(i int, s *pass.Skill) error { return r.writeSkillPage(s, out) },
 		Catalog: catalogPages,
 	}, nil
 }

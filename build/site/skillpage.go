@@ -17,6 +17,7 @@ import (
 	"github.com/skilldex/skilldex/build/markdown"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
+	"github.com/skilldex/skilldex/build/pass"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/source"
@@ -80,26 +81,34 @@ type exampleView struct {
 // writeSkillPage renders a published skill's page. Each page is a group
 // keyed by the skill's content key and the renderer's key, so that an
 // incremental build keeps the pages of unchanged skills.
-func (r *renderer) writeSkillPage(s *catalog.Skill, out *output.Writer) error {
+func (r *renderer) writeSkillPage(s *pass.Skill, out *output.Writer) error {
 	key := ""
 	if s.Key != "" {
-		sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key + "\x00" + r.linkEnv(s) + "\x00" + r.termsEnv(s)))
+		env, err := r.linkEnv(s)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key + "\x00" + env + "\x00" + r.termsEnv(s.Skill)))
 		key = hex.EncodeToString(sum[:])
 	}
 	g, reused, err := out.Group("page:"+s.Name, key)
 	if err != nil || reused {
 		return err
 	}
-	p, err := r.skillPage(s)
+	k, err := s.Content()
+	if err != nil {
+		return err
+	}
+	p, err := r.skillPage(s.Skill, k)
 	if err != nil {
 		return err
 	}
 	return r.writePage(g, siteinfo.SkillPage(s.Name), "skill.html", p)
 }
 
-// skillPage is what skill.html renders for s.
-func (r *renderer) skillPage(s *catalog.Skill) (*page, error) {
-	v, err := r.skillView(s)
+// skillPage is what skill.html renders for s, whose content is k.
+func (r *renderer) skillPage(s *catalog.Skill, k *catalog.Content) (*page, error) {
+	v, err := r.skillView(s, k)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +125,7 @@ func (r *renderer) skillPage(s *catalog.Skill) (*page, error) {
 	return p, nil
 }
 
-func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
+func (r *renderer) skillView(s *catalog.Skill, k *catalog.Content) (*skillView, error) {
 	site := r.site
 	v := &skillView{
 		Name:        s.Name,
@@ -125,7 +134,7 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		Status:      string(s.Status),
 		APIDoc:      site.Link(siteinfo.APISkill(s.Name)),
 	}
-	fm := s.Frontmatter
+	fm := k.Frontmatter
 	if fm != nil {
 		v.Version = strings.TrimSpace(fm.Version)
 		if p := fm.Permissions; p != nil {
@@ -143,19 +152,19 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 			}
 		}
 	}
-	for _, t := range catalog.TypesOf(s) {
+	if t := s.Type(); t != "" {
 		v.Type, v.TypeLink = t, r.termLink(catalog.Types, t)
 	}
-	for _, t := range catalog.LicensesOf(s) {
+	if t := s.License; t != "" {
 		v.License = termLink{t, r.termLink(catalog.Licenses, t)}
 	}
-	for _, t := range catalog.SourcesOf(s) {
+	if t := s.SourceName; t != "" {
 		v.Source = termLink{t, r.termLink(catalog.Sources, t)}
 	}
-	for _, t := range catalog.CategoriesOf(s) {
+	for _, t := range s.Categories {
 		v.Categories = append(v.Categories, termLink{t, r.termLink(catalog.Categories, t)})
 	}
-	for _, t := range catalog.TagsOf(s) {
+	for _, t := range s.Tags {
 		v.Tags = append(v.Tags, termLink{hashTag(t), r.termLink(catalog.Tags, t)})
 	}
 
@@ -169,8 +178,8 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		v.Files = append(v.Files, fl)
 	}
 	resolve := r.linkResolver(s, files)
-	if len(s.Body) > 0 {
-		res, err := markdown.Render(s.Body, markdown.Options{ResolveLink: resolve, HeadingShift: 1})
+	if len(k.Body) > 0 {
+		res, err := markdown.Render(k.Body, markdown.Options{ResolveLink: resolve, HeadingShift: 1})
 		if err != nil {
 			return nil, fmt.Errorf("%s: rendering the body: %w", s.File(), err)
 		}
@@ -181,7 +190,7 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 			}
 		}
 	}
-	if d := s.Doc; d != nil && (!d.Derived || site.Parts.DerivedDocs) {
+	if d := k.Doc; d != nil && (!d.Derived || site.Parts.DerivedDocs) {
 		res, err := markdown.Render(uasp.SectionsMarkdown(d, 1), markdown.Options{ResolveLink: resolve, IDPrefix: "uasp-"})
 		if err != nil {
 			return nil, fmt.Errorf("%s: rendering the UASP document: %w", s.File(), err)
@@ -192,7 +201,7 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 		if d.DeclaredVersion != d.Version {
 			v.UASPDeclared = d.DeclaredVersion
 		}
-		if len(s.Body) == 0 {
+		if len(k.Body) == 0 {
 			// A UASP document alone is the whole page: its sections are the
 			// table of contents.
 			for _, h := range res.Headings {
@@ -226,10 +235,10 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 	}
 	v.Diagnostics = diagViews(s.Diagnostics)
 	v.Install = r.installOf(s)
-	v.Facts = r.facts(s)
+	v.Facts = r.facts(s, fm)
 	v.Forge = forgeLinks(site, s)
 	v.Endpoints = []endpoint{{"UASP document (JSON)", site.Link(siteinfo.APISkill(s.Name))}}
-	if s.Doc != nil && site.PublishesPaths() {
+	if k.Doc != nil && site.PublishesPaths() {
 		v.Endpoints = append(v.Endpoints, endpoint{"Query paths", site.Link(siteinfo.APIPaths(s.Name))})
 	}
 	if site.Parts.Markdown {
@@ -241,7 +250,7 @@ func (r *renderer) skillView(s *catalog.Skill) (*skillView, error) {
 	return v, nil
 }
 
-func (r *renderer) facts(s *catalog.Skill) []fact {
+func (r *renderer) facts(s *catalog.Skill, fm *skill.Frontmatter) []fact {
 	var out []fact
 	add := func(k, v, link string) {
 		if v = strings.TrimSpace(v); v != "" {
@@ -256,7 +265,7 @@ func (r *renderer) facts(s *catalog.Skill) []fact {
 		statusLink = "#sd-diagnostics"
 	}
 	add("Status", string(s.Status), statusLink)
-	if fm := s.Frontmatter; fm != nil {
+	if fm != nil {
 		add("Version", fm.Version, "")
 		add("License", fm.License, "")
 		add("Author", fm.Author, "")
@@ -417,51 +426,58 @@ func (r *renderer) linkResolver(s *catalog.Skill, files map[string]bool) func(st
 // What a link resolves to depends on the skill and on which skills live
 // in which folders with which files (r.linkWorld): serve's memo keeps the
 // answer while both stay the same.
-func (r *renderer) linkEnv(s *catalog.Skill) string {
+func (r *renderer) linkEnv(s *pass.Skill) (string, error) {
 	key := "site-1:env:" + s.Key + ":" + s.Name + ":" + r.linkWorld + ":" + r.key
 	if s.Key != "" {
 		if env, ok := memo.Lookup[string](r.memo, key); ok {
-			return env
+			return env, nil
 		}
 	}
-	env := r.resolveLinkEnv(s)
+	env, err := r.resolveLinkEnv(s)
+	if err != nil {
+		return "", err
+	}
 	if s.Key != "" {
 		r.memo.Put(key, env)
 	}
-	return env
+	return env, nil
 }
 
-func (r *renderer) resolveLinkEnv(s *catalog.Skill) string {
+func (r *renderer) resolveLinkEnv(s *pass.Skill) (string, error) {
 	files := map[string]bool{}
 	for _, f := range s.Files {
 		files[f.Path] = true
 	}
-	resolve := r.linkResolver(s, files)
+	resolve := r.linkResolver(s.Skill, files)
+	targets, err := r.outwardLinks(s, files)
+	if err != nil {
+		return "", err
+	}
 	var b strings.Builder
-	for _, target := range r.outwardLinks(s, files) {
+	for _, target := range targets {
 		u, _ := resolve(target)
 		b.WriteString(target + "\x00" + u + "\x00")
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 // termsEnv says where the skill's taxonomy terms link in this build: a
 // term's slug depends on the other terms of the catalog (see termLinks).
 func (r *renderer) termsEnv(s *catalog.Skill) string {
 	var b strings.Builder
-	for _, t := range catalog.TypesOf(s) {
+	if t := s.Type(); t != "" {
 		b.WriteString(r.termLink(catalog.Types, t) + "\x00")
 	}
-	for _, t := range catalog.CategoriesOf(s) {
+	for _, t := range s.Categories {
 		b.WriteString(r.termLink(catalog.Categories, t) + "\x00")
 	}
-	for _, t := range catalog.TagsOf(s) {
+	for _, t := range s.Tags {
 		b.WriteString(r.termLink(catalog.Tags, t) + "\x00")
 	}
-	for _, t := range catalog.LicensesOf(s) {
+	if t := s.License; t != "" {
 		b.WriteString(r.termLink(catalog.Licenses, t) + "\x00")
 	}
-	for _, t := range catalog.SourcesOf(s) {
+	if t := s.SourceName; t != "" {
 		b.WriteString(r.termLink(catalog.Sources, t) + "\x00")
 	}
 	return b.String()
@@ -470,15 +486,19 @@ func (r *renderer) termsEnv(s *catalog.Skill) string {
 // outwardLinks returns the targets of the body's relative links that are
 // not the skill's own files. They depend on the skill's content alone, so
 // serve's memo keeps them: finding links parses the body.
-func (r *renderer) outwardLinks(s *catalog.Skill, files map[string]bool) []string {
+func (r *renderer) outwardLinks(s *pass.Skill, files map[string]bool) ([]string, error) {
 	key := "site-1:links:" + s.Key
 	if s.Key != "" {
 		if targets, ok := memo.Lookup[[]string](r.memo, key); ok {
-			return targets
+			return targets, nil
 		}
 	}
+	k, err := s.Content()
+	if err != nil {
+		return nil, err
+	}
 	var targets []string
-	for _, l := range lint.LocalLinks(s.Body, s.BodyLine) {
+	for _, l := range lint.LocalLinks(k.Body, k.BodyLine) {
 		if !files[l.Target] {
 			targets = append(targets, l.Target)
 		}
@@ -486,7 +506,7 @@ func (r *renderer) outwardLinks(s *catalog.Skill, files map[string]bool) []strin
 	if s.Key != "" {
 		r.memo.Put(key, targets)
 	}
-	return targets
+	return targets, nil
 }
 
 func interfaceFacts(in *skill.Interface) []fact {

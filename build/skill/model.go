@@ -72,17 +72,6 @@ type Skill struct {
 
 	// Diagnostics found while parsing.
 	Diagnostics []diag.Diagnostic
-
-	// unloaded is set while the text of SKILL.md is let go (UnloadSource).
-	unloaded *unloaded
-}
-
-// File returns the display path of SKILL.md (or of the UASP document).
-func (s *Skill) File() string {
-	if s.SkillFile != "" {
-		return s.DisplayPath(s.SkillFile)
-	}
-	return s.DisplayPath(s.UASPFile)
 }
 
 // Frontmatter is the YAML header of a SKILL.md.
@@ -94,8 +83,6 @@ type Frontmatter struct {
 	Data *yamltree.Map
 	// lineOffset converts YAML lines to SKILL.md lines.
 	lineOffset int
-	// released holds what positions ReleaseSyntax kept; nil before.
-	released *keptPositions
 
 	// Agent Skills fields.
 	Name, Description string
@@ -204,12 +191,6 @@ func (fm *Frontmatter) Pos(n *yaml.Node) diag.Pos {
 // KeyPos returns the position of a top-level key, or of the frontmatter's
 // first line when the key is absent.
 func (fm *Frontmatter) KeyPos(key string) diag.Pos {
-	if r := fm.released; r != nil {
-		if p, ok := r.keys[key]; ok {
-			return p
-		}
-		return diag.Pos{Line: fm.lineOffset + 1, Column: 1}
-	}
 	k, _ := yamltree.MapEntry(fm.Node, key)
 	if k == nil {
 		return diag.Pos{Line: fm.lineOffset + 1, Column: 1}
@@ -219,49 +200,9 @@ func (fm *Frontmatter) KeyPos(key string) diag.Pos {
 
 // ValuePos returns the position of the value at path (keys and indexes),
 // or of the deepest node on the way.
-//
-// After ReleaseSyntax, only the top level is known: a deeper path gives
-// the position of its top-level value.
 func (fm *Frontmatter) ValuePos(path ...string) diag.Pos {
-	if r := fm.released; r != nil {
-		if len(path) > 0 {
-			if p, ok := r.values[path[0]]; ok {
-				return p
-			}
-		}
-		return r.root
-	}
 	n, _ := yamltree.Lookup(fm.Node, path)
 	return fm.Pos(n)
-}
-
-// keptPositions are the positions of the top level of a frontmatter whose
-// syntax tree was released.
-type keptPositions struct {
-	keys, values map[string]diag.Pos
-	root         diag.Pos // where a missing key's value is
-}
-
-// ReleaseSyntax drops the YAML syntax trees of the frontmatter and of the
-// UASP document, keeping the positions of the frontmatter's top-level keys
-// and values: the checks of one skill are done with the trees, and those
-// across skills (SkillBag workspaces, run again on every load) ask for
-// nothing deeper. For 10,000 skills the trees take 40 MB.
-func (s *Skill) ReleaseSyntax() {
-	s.UASPNode = nil
-	fm := s.Frontmatter
-	if fm == nil || fm.Node == nil {
-		return
-	}
-	// The parser keeps only a mapping (parse.go): its keys are the
-	// top level. A repeated key gives each time the positions the tree
-	// gives for it.
-	kept := &keptPositions{keys: map[string]diag.Pos{}, values: map[string]diag.Pos{}, root: fm.Pos(fm.Node)}
-	for i := 0; i+1 < len(fm.Node.Content); i += 2 {
-		key := fm.Node.Content[i].Value
-		kept.keys[key], kept.values[key] = fm.KeyPos(key), fm.ValuePos(key)
-	}
-	fm.released, fm.Node = kept, nil
 }
 
 // Value returns the node at path, or nil.

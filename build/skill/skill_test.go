@@ -8,7 +8,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
@@ -194,43 +193,4 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("no name and no error for %q", src)
 		}
 	})
-}
-
-// TestReleaseSyntaxKeepsTopLevelPositions: after ReleaseSyntax, the
-// positions of top-level keys and values, and of a missing key, are those
-// the syntax tree gave.
-func TestReleaseSyntaxKeepsTopLevelPositions(t *testing.T) {
-	for _, src := range []string{
-		"---\nname: a\ndescription: >\n  folded\n  text\nmetadata:\n  tags: [x]\n---\nBody\n",
-		"---\n\n  name:   spaced\n  description: \"quoted\"\n---\n",
-		"---\nname: a\nname: b\n---\n",            // a repeated key: as the tree says
-		"---\n{}\n---\n",                          // no keys at all
-		"\ufeff---\r\nname: crlf\r\n---\r\nx\r\n", // BOM and CRLF
-	} {
-		s := parseSource(t, src)
-		fm := s.Frontmatter
-		if fm == nil || fm.Node == nil {
-			t.Fatalf("%q: no frontmatter tree to release", src)
-		}
-		keys := []string{"name", "description", "metadata", "missing"}
-		type pos struct{ key, value diag.Pos }
-		before := map[string]pos{}
-		for _, k := range keys {
-			before[k] = pos{fm.KeyPos(k), fm.ValuePos(k)}
-		}
-		s.ReleaseSyntax()
-		if fm.Node != nil || s.UASPNode != nil {
-			t.Fatalf("%q: a syntax tree is still held", src)
-		}
-		for release := range 2 { // a second release changes nothing
-			if release > 0 {
-				s.ReleaseSyntax()
-			}
-			for _, k := range keys {
-				if got := (pos{fm.KeyPos(k), fm.ValuePos(k)}); got != before[k] {
-					t.Errorf("%q: %s at %+v after release %d, %+v before", src, k, got, release+1, before[k])
-				}
-			}
-		}
-	}
 }

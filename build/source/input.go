@@ -95,6 +95,15 @@ func (in *Input) DisplayPath(name string) string {
 	return filepath.Join(in.Path, filepath.FromSlash(name))
 }
 
+// File returns how a diagnostic names the skill's SKILL.md, or its UASP
+// document when it has no SKILL.md.
+func (in *Input) File() string {
+	if in.SkillFile != "" {
+		return in.DisplayPath(in.SkillFile)
+	}
+	return in.DisplayPath(in.UASPFile)
+}
+
 // Workspace is a SkillBag workspace: a folder with SKILLBAG.md whose skills
 // live in .skills/ and are listed in .skills/SKILLS.md.
 type Workspace struct {

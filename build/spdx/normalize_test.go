@@ -151,10 +151,14 @@ func TestCorpusLicensesSurveyed(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, s := range c.All {
-		if s.Frontmatter == nil || s.Frontmatter.License == "" {
+		k, err := c.Content(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.Frontmatter == nil || k.Frontmatter.License == "" {
 			continue
 		}
-		lic := s.Frontmatter.License
+		lic := k.Frontmatter.License
 		if _, ok := corpusLicenses[lic]; !ok && !seen[lic] {
 			t.Errorf("%s: license %q is not in corpusLicenses; add it with the value it should normalise to", s.File(), lic)
 		}

@@ -46,26 +46,30 @@ name); 2 on usage or I/O failure.`,
 			if err != nil {
 				return err
 			}
+			k, err := c.Content(s)
+			if err != nil {
+				return failure(err)
+			}
 			for _, d := range s.Diagnostics {
 				if d.Severity == diag.Error || strings.HasPrefix(d.Code, "uasp-") {
 					fmt.Fprintln(cmd.ErrOrStderr(), d)
 				}
 			}
-			if s.Doc == nil {
+			if k.Doc == nil {
 				return &exitError{code: exitFindings, err: fmt.Errorf("%s has no usable name, so it has no UASP document; fix the errors above", s.File())}
 			}
 			var out []byte
 			if to == "uasp" {
-				if out, err = uasp.MarshalYAML(s.Doc); err != nil {
+				if out, err = uasp.MarshalYAML(k.Doc); err != nil {
 					return failure(err)
 				}
-				if s.Doc.Derived {
+				if k.Doc.Derived {
 					// A YAML comment: the document stays valid, and whoever
 					// saves it as NAME.uasp.yaml sees it is unreviewed.
 					out = append([]byte("# Derived from "+s.File()+" by skilldex, without review (uasp.md 7.1).\n"), out...)
 				}
 			} else {
-				out = uasp.ToMarkdown(s.Doc)
+				out = uasp.ToMarkdown(k.Doc)
 			}
 			if _, err := cmd.OutOrStdout().Write(out); err != nil {
 				return failure(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/api"
+	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/uasp"
 )
 
@@ -66,9 +67,15 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 			if err != nil {
 				return failure(err)
 			}
+			var k *catalog.Content
+			if s := c.Lookup(q.Skill); s != nil {
+				if k, err = c.Content(s); err != nil {
+					return failure(err)
+				}
+			}
 			var a uasp.Answer
-			if s := c.Lookup(q.Skill); s != nil && s.Doc != nil {
-				a = s.Doc.Query(q.Path, q.Filters)
+			if k != nil && k.Doc != nil {
+				a = k.Doc.Query(q.Path, q.Filters)
 			} else {
 				a = uasp.SkillNotFound(q.Skill, q.Path)
 				for _, s := range c.All {

@@ -90,10 +90,14 @@ func TestGeneratedSkillsArePublished(t *testing.T) {
 		if s.Format == "usk" {
 			usk++
 		}
-		if s.UASPValue != nil {
+		k, err := c.Content(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.UASPValue != nil {
 			uasp++
 		}
-		size += len(s.Body)
+		size += len(k.Body)
 	}
 	if usk < 20 || usk > 70 || uasp < 8 || uasp > 40 {
 		t.Errorf("USK %d, UASP %d of 200: want about 40 and 20", usk, uasp)

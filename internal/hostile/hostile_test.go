@@ -407,8 +407,11 @@ func TestNoLiveScriptOrSecret(t *testing.T) {
 	all := slices.Clone(c.Diagnostics)
 	for _, s := range c.All {
 		all = append(all, s.Diagnostics...)
-		if strings.Contains(s.Description, hostile.Secret) || strings.Contains(string(s.Source), hostile.Secret) {
+		if strings.Contains(s.Description, hostile.Secret) {
 			t.Errorf("%s: the secret was read into the skill", s.Path)
+		}
+		if k, err := c.Content(s); err == nil && strings.Contains(string(k.Source), hostile.Secret) {
+			t.Errorf("%s: the secret was read into the skill's SKILL.md", s.Path)
 		}
 	}
 	for _, d := range all {

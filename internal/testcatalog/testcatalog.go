@@ -1,6 +1,6 @@
-// Package testcatalog loads generated catalogs for the tests and
-// benchmarks of the packages that build.Load feeds (a package that
-// build imports cannot call build.Load from its own internal tests).
+// Package testcatalog loads catalogs for the tests and benchmarks of the
+// packages that build.Load feeds (a package that build imports cannot call
+// build.Load from its own internal tests).
 package testcatalog
 
 import (
@@ -14,16 +14,32 @@ import (
 )
 
 // Generated writes catalogen's catalog of n skills (from seed) in a
-// temporary folder and loads it.
+// temporary folder and loads it (see Load).
 func Generated(tb testing.TB, n int, seed int64) *catalog.Catalog {
 	tb.Helper()
 	dir := filepath.Join(tb.TempDir(), "gen")
 	if err := catalogen.Generate(dir, n, seed); err != nil {
 		tb.Fatal(err)
 	}
-	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}})
+	return Load(tb, build.LoadOptions{Sources: []string{dir}})
+}
+
+// Load loads a catalog and reads every published skill's content once,
+// as a build's pass does, so that every summary is complete: what the
+// catalog-wide files of a build read.
+func Load(tb testing.TB, opt build.LoadOptions) *catalog.Catalog {
+	tb.Helper()
+	c, err := build.Load(context.Background(), opt)
 	if err != nil {
 		tb.Fatal(err)
 	}
+	for _, s := range c.Skills {
+		if s.DocPending() {
+			if _, err := c.Content(s); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	c.Complete()
 	return c
 }
