@@ -20,8 +20,8 @@ func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info, m *
 		path string
 		make func() ([]byte, error)
 	}{
-		{IndexPath, func() ([]byte, error) { return catalogIndex(entries, site).appendJSON(sized(entries, 1024)), nil }},
-		{ManifestPath, func() ([]byte, error) { return sessionManifest(entries, site).appendJSON(sized(entries, 512)), nil }},
+		{IndexPath, func() ([]byte, error) { return appendJSON(sized(entries, 1024), catalogIndex(entries, site)), nil }},
+		{ManifestPath, func() ([]byte, error) { return appendJSON(sized(entries, 512), sessionManifest(entries, site)), nil }},
 		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }},
 		{AgentSkillsPath, func() ([]byte, error) { return agentSkillsIndex(out, entries, site) }},
 		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }},
@@ -82,28 +82,6 @@ type indexFile struct {
 	Skills []indexEntry `json:"skills"`
 }
 
-// appendJSON appends f as marshal writes it, at a fraction of the cost:
-// index.json is rewritten on every rebuild.
-func (f indexFile) appendJSON(b []byte) []byte {
-	w := objWriter{b: append(b, '{')}
-	w.str("title", f.Title)
-	w.str("url", f.URL)
-	w.integer("count", f.Count)
-	w.objects("skills", len(f.Skills), func(i int, ow *objWriter) {
-		s := &f.Skills[i]
-		ow.str("name", s.Name)
-		ow.str("description", s.Description)
-		ow.strOmit("type", s.Type)
-		ow.strOmit("version", s.Version)
-		ow.strOmit("declared_version", s.Declared)
-		ow.str("format", s.Format)
-		ow.str("status", s.Status)
-		ow.strings("tags", s.Tags)
-		ow.urls(s.URLs)
-	})
-	return append(w.close(), '\n')
-}
-
 func catalogIndex(entries []*entry, site *siteinfo.Info) indexFile {
 	f := indexFile{Title: site.Title, URL: site.URL(""), Count: len(entries), Skills: []indexEntry{}}
 	for _, e := range entries {
@@ -132,22 +110,6 @@ type sessionManifestFile struct {
 	// {path} is the query path with '/', '\\', '%', '~' and control
 	// characters written as %XX (see paths.json for each skill's list).
 	StaticAnswers string `json:"static_answers"`
-}
-
-// appendJSON appends m as marshal writes it.
-func (m sessionManifestFile) appendJSON(b []byte) []byte {
-	w := objWriter{b: append(b, '{')}
-	w.objects("loaded_skills", len(m.LoadedSkills), func(i int, ow *objWriter) {
-		s := &m.LoadedSkills[i]
-		ow.str("name", s.Name)
-		ow.str("version", s.Version)
-		ow.str("type", s.Type)
-		ow.str("description", s.Description)
-		ow.str("query_endpoint", s.QueryEndpoint)
-	})
-	w.str("query_syntax", m.QuerySyntax)
-	w.str("static_answers", m.StaticAnswers)
-	return append(w.close(), '\n')
 }
 
 func sessionManifest(entries []*entry, site *siteinfo.Info) sessionManifestFile {

@@ -63,29 +63,13 @@ func agentSkillsIndex(out *output.Writer, entries []*entry, site *siteinfo.Info)
 		}
 		idx.Skills = append(idx.Skills, as)
 	}
-	return idx.appendJSON(sized(entries, 512)), nil
+	return appendJSON(sized(entries, 512), idx), nil
 }
 
 // agentSkillsFile is the v0.2.0 index.
 type agentSkillsFile struct {
 	Schema string       `json:"$schema"`
 	Skills []agentSkill `json:"skills"`
-}
-
-// appendJSON appends f as marshal writes it.
-func (f agentSkillsFile) appendJSON(b []byte) []byte {
-	w := objWriter{b: append(b, '{')}
-	w.str("$schema", f.Schema)
-	w.objects("skills", len(f.Skills), func(i int, ow *objWriter) {
-		s := &f.Skills[i]
-		ow.str("name", s.Name)
-		ow.str("type", s.Type)
-		ow.str("description", s.Description)
-		ow.str("url", s.URL)
-		ow.str("digest", s.Digest)
-		ow.strOmit("version", s.Version)
-	})
-	return append(w.close(), '\n')
 }
 
 // legacySkill is an entry of the v0.1 index, whose clients fetch each of

@@ -15,7 +15,7 @@ func SkillJSONBothWays(c *catalog.Catalog, s *catalog.Skill, site *siteinfo.Info
 	e := newEntry(s, site)
 	sd := skillJSON(e, k)
 	viaMarshal, err = marshal(sd)
-	return appendSkillJSON(nil, &sd), viaMarshal, err
+	return appendJSON(nil, &sd), viaMarshal, err
 }
 
 // CatalogJSONBothWays returns index.json, manifest.json and the v0.2.0
@@ -33,14 +33,12 @@ func CatalogJSONBothWays(skills []*catalog.Skill, site *siteinfo.Info) (direct, 
 			Digest: "sha256:" + e.name, Version: e.declared,
 		})
 	}
-	for _, f := range []interface{ appendJSON([]byte) []byte }{
-		catalogIndex(entries, site), sessionManifest(entries, site), discovery,
-	} {
+	for _, f := range []any{catalogIndex(entries, site), sessionManifest(entries, site), discovery} {
 		m, err := marshal(f)
 		if err != nil {
 			return nil, nil, err
 		}
-		direct, viaMarshal = append(direct, f.appendJSON(nil)), append(viaMarshal, m)
+		direct, viaMarshal = append(direct, appendJSON(nil, f)), append(viaMarshal, m)
 	}
 	return direct, viaMarshal, nil
 }

@@ -196,7 +196,7 @@ func copyFile(g *output.Group, sitePath string, fsys fs.FS, name string) error {
 func writeDocument(g *output.Group, e *entry, s *catalog.Content, site *siteinfo.Info, buf *scratch) error {
 	d := s.Doc
 	sd := skillJSON(e, s)
-	buf.b = appendSkillJSON(buf.b[:0], &sd)
+	buf.b = appendJSON(buf.b[:0], &sd)
 	if err := g.WriteRaw(siteinfo.APISkill(e.name), buf.b); err != nil {
 		return err
 	}

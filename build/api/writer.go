@@ -46,19 +46,24 @@ type Writer struct{}
 // Name is the build stage name.
 func (Writer) Name() string { return "api" }
 
-// Begin returns the api writer's share of a build. The pass makes each
-// skill's entry and writes its files (an output group keyed by its
-// content); then come the catalog-wide files, which digest what the
-// groups wrote.
+// Begin returns the api writer's share of a build. The pass writes each
+// skill's files (an output group keyed by its content); then come the
+// catalog-wide files, made from the skills' summaries, which digest what
+// the groups wrote.
 func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
-	entries := make([]*entry, len(c.Skills))
 	sk := siteKey(site)
 	return pass.Work{
 		Skill: func(i int, s *pass.Skill) error {
-			entries[i] = newEntry(s.Skill, site)
-			return writeSkill(out, entries[i], s, site, groupKey(entries[i], sk))
+			e := newEntry(s.Skill, site)
+			return writeSkill(out, e, s, site, groupKey(e, sk))
 		},
-		Catalog: func() error { return writeCatalog(out, entries, site, m) },
+		Catalog: func() error {
+			entries := make([]*entry, len(c.Skills))
+			for i, s := range c.Skills {
+				entries[i] = newEntry(s, site)
+			}
+			return writeCatalog(out, entries, site, m)
+		},
 	}, nil
 }
 
