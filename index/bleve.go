@@ -335,12 +335,11 @@ func segmentFile(i int) string { return fmt.Sprintf("%012x.zap", i) }
 func segmentPath(i int) string { return "store/" + segmentFile(i) }
 
 // bleveFile is a file of the bleve index: its path in the index folder,
-// its bytes, and its entry in bleve.zip. A file written before its list
-// was made (a segment merged in the pass) has no data.
+// and its bytes, unless it is written already (a segment merged in the
+// pass).
 type bleveFile struct {
-	path   string
-	data   []byte
-	zipped *zipped
+	path string
+	data []byte
 }
 
 // indexShell is what every skilldex bleve index has around its segments:
@@ -537,15 +536,18 @@ func deflate(data []byte) *zipped {
 	return &zipped{crc: crc32.ChecksumIEEE(data), size: uint64(len(data)), compressed: b.Bytes()}
 }
 
-// writeZip writes files into w as a ZIP archive whose entries sit under
-// prefix/, in the order given, with fixed times and modes, each as its
-// zipped entry holds it.
-func writeZip(w io.Writer, files []bleveFile, prefix string) error {
+// writeZip writes a ZIP archive into w whose entries, in the order given,
+// are paths under prefix/, with fixed times and modes, entry i as
+// entry(i) gives it (called in order).
+func writeZip(w io.Writer, paths []string, prefix string, entry func(i int) (*zipped, error)) error {
 	zw := zip.NewWriter(w)
-	for _, f := range files {
-		z := f.zipped
+	for i, p := range paths {
+		z, err := entry(i)
+		if err != nil {
+			return err
+		}
 		h := &zip.FileHeader{
-			Name: prefix + "/" + f.path, Method: zip.Deflate, Modified: zipEpoch,
+			Name: prefix + "/" + p, Method: zip.Deflate, Modified: zipEpoch,
 			CRC32: z.crc, UncompressedSize64: z.size, CompressedSize64: uint64(len(z.compressed)),
 		}
 		h.SetMode(0o644)

@@ -52,7 +52,7 @@ func NewChunks(c *catalog.Catalog) (*Chunks, error) {
 	for i, r := range recs {
 		docs[i], names[i] = r.doc, r.doc.Name
 	}
-	perDoc := facetsByDoc(computeFacets(docs), len(recs))
+	facets := newFacetNames(computeFacets(docs))
 	chunks, _ := chunkOf(names)
 	out := &Chunks{m: m}
 	for _, ch := range chunks {
@@ -62,7 +62,8 @@ func NewChunks(c *catalog.Catalog) (*Chunks, error) {
 			if err != nil {
 				return nil, err
 			}
-			bd = append(bd, newBleveDoc(newDocument(c.Skills[i], k), perDoc[i], "skills/"+names[i]+"/"))
+			d := newDocument(c.Skills[i], k)
+			bd = append(bd, newBleveDoc(d, facets.of(d), "skills/"+names[i]+"/"))
 		}
 		out.ids = append(out.ids, names[ch.start:ch.end])
 		out.docs = append(out.docs, bd)

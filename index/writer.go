@@ -7,13 +7,19 @@
 package index
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -99,11 +105,9 @@ type bleveBuild struct {
 	sh    *shell
 	names []string
 	urls  []string
-	// perDoc are each document's facet values, spelt as the facets made
-	// up front spell them. A type still to be derived is added by the
-	// pass: a derived type is one of the schema's, spelt as it is
-	// (catalog.Catalog.CanonicalTypes).
-	perDoc  []map[string][]string
+	// facets spell each document's facet values as the facets made up
+	// front do.
+	facets  facetNames
 	chunks  []span
 	groups  []span
 	chunkOf []int32       // skill -> chunk
@@ -133,9 +137,7 @@ type chunkInPass struct {
 // groupInPass is a group of chunks in the pass.
 type groupInPass struct {
 	pending atomic.Int32 // chunks still to be built
-	// file is the merged segment, written and deflated for bleve.zip;
-	// nil until merged.
-	file *bleveFile
+	merged  bool         // and written
 }
 
 // newBuilder starts the indexes of c; without a site, only the JSON
@@ -174,7 +176,7 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 		bb.names[i] = s.Name
 		bb.urls[i] = site.URL(siteinfo.SkillPage(s.Name))
 	}
-	bb.perDoc = facetsByDoc(computeFacets(b.metas), len(c.Skills))
+	bb.facets = newFacetNames(computeFacets(b.metas))
 	bb.chunks, bb.groups = chunkOf(bb.names)
 	bb.chunkOf = make([]int32, len(c.Skills))
 	bb.inPass = make([]chunkInPass, len(bb.chunks))
@@ -208,7 +210,7 @@ func (bb *bleveBuild) remembered(ch span) *zap.SegmentBase {
 			return nil
 		}
 	}
-	key := segmentKeyOf(recs, bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end])
+	key := bb.segmentKey(ch)
 	if key == "" {
 		return nil
 	}
@@ -249,11 +251,7 @@ func (b *builder) skill(i int, s *pass.Skill) error {
 	d.setContent(s.Skill, k)
 	d.setBody(k)
 	if inChunk {
-		perDoc := bb.perDoc[i]
-		if _, ok := perDoc["type"]; !ok && d.Type != "" {
-			perDoc["type"] = []string{d.Type}
-		}
-		bleveDoc := newBleveDoc(d, perDoc, bb.urls[i])
+		bleveDoc := newBleveDoc(d, bb.facets.of(d), bb.urls[i])
 		if b.recs[i] == nil {
 			b.analyze(i, d)
 		}
@@ -293,22 +291,21 @@ func (bb *bleveBuild) chunkDone(k int32) error {
 		return err
 	}
 	cp.seg = sb
-	if key := segmentKeyOf(bb.recs[ch.start:ch.end], bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end]); key != "" {
+	if key := bb.segmentKey(ch); key != "" {
 		bb.m.Put(key, sb)
 	}
 	gp := &bb.merged[cp.group]
 	if gp.pending.Add(-1) != 0 {
 		return nil
 	}
-	f, err := bb.merge(int(cp.group))
-	gp.file = f
+	err = bb.merge(int(cp.group))
+	gp.merged = err == nil
 	return err
 }
 
-// merge merges the chunks of group g, whose segments are all there,
-// writes the merged segment and deflates it for bleve.zip; the memo keeps
-// both, by the chunks' keys and by the segment's digest.
-func (bb *bleveBuild) merge(g int) (*bleveFile, error) {
+// merge merges the chunks of group g, whose segments are all there, and
+// writes the merged segment; the memo keeps it by the chunks' keys.
+func (bb *bleveBuild) merge(g int) error {
 	gr := bb.groups[g]
 	parts := make([]*zap.SegmentBase, 0, gr.end-gr.start)
 	for j := gr.start; j < gr.end; j++ {
@@ -317,35 +314,12 @@ func (bb *bleveBuild) merge(g int) (*bleveFile, error) {
 	}
 	seg, err := mergeSegments(parts)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if key := bb.groupKey(g); key != "" {
 		bb.m.Put(key, seg)
 	}
-	return bb.writeSegment(g, seg)
-}
-
-// writeSegment writes seg as the segment of group g and returns its file
-// with its archive entry, deflated unless the memo has it by digest (most
-// of a rebuilt index's segments are the bytes they were).
-func (bb *bleveBuild) writeSegment(g int, seg []byte) (*bleveFile, error) {
-	f := &bleveFile{path: segmentPath(g)}
-	p := BleveDir + "/" + f.path
-	if err := bb.out.WriteRaw(p, seg); err != nil {
-		return nil, err
-	}
-	digest, err := bb.out.Digest(p)
-	if err != nil {
-		return nil, err
-	}
-	key := "zip:" + hex.EncodeToString(digest[:])
-	z, ok := memo.Lookup[*zipped](bb.m, key)
-	if !ok {
-		z = deflate(seg)
-		bb.m.Put(key, z)
-	}
-	f.zipped = z
-	return f, nil
+	return bb.out.WriteRaw(BleveDir+"/"+segmentPath(g), seg)
 }
 
 // groupKey is the memo key of group g's merged segment, whose skills'
@@ -355,8 +329,7 @@ func (bb *bleveBuild) groupKey(g int) string {
 	gr := bb.groups[g]
 	keys := make([]string, 0, gr.end-gr.start)
 	for k := gr.start; k < gr.end; k++ {
-		ch := bb.chunks[k]
-		keys = append(keys, segmentKeyOf(bb.recs[ch.start:ch.end], bb.perDoc[ch.start:ch.end], bb.urls[ch.start:ch.end]))
+		keys = append(keys, bb.segmentKey(bb.chunks[k]))
 	}
 	return groupKey(keys)
 }
@@ -382,23 +355,103 @@ func (b *builder) write(out *output.Writer) error {
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
-	for i := range files[:2] {
+	paths := make([]string, len(files))
+	for i := range files {
 		f := &files[i]
-		p := BleveDir + "/" + f.path
-		if err := out.WriteRaw(p, f.data); err != nil {
-			return err
+		paths[i] = f.path
+		if f.data != nil {
+			if err := out.WriteRaw(BleveDir+"/"+f.path, f.data); err != nil {
+				return err
+			}
 		}
-		f.zipped = deflate(f.data)
 	}
 	zf, err := out.Create(BleveArchive)
 	if err != nil {
 		return err
 	}
-	if err := writeZip(zf, files, "bleve"); err != nil {
-		zf.Close()
-		return err
+	entries := b.bleve.zipEntries(b.ctx, files)
+	err = writeZip(zf, paths, "bleve", entries.next)
+	entries.stop()
+	if cerr := zf.Close(); err == nil {
+		err = cerr
 	}
-	return zf.Close()
+	return err
+}
+
+// zipEntries makes the entries of bleve.zip, deflating the files of the
+// index folder as written (a segment is read back from the output) a few
+// ahead of the archive, which takes them in order (zipPipe.next): it
+// never holds more than a few entries. Call stop when done.
+func (bb *bleveBuild) zipEntries(ctx context.Context, files []bleveFile) *zipPipe {
+	p := &zipPipe{ctx: ctx, results: make([]chan zipResult, len(files)),
+		ahead: make(chan struct{}, max(2, runtime.GOMAXPROCS(0))), done: make(chan struct{})}
+	for i := range p.results {
+		p.results[i] = make(chan zipResult, 1)
+	}
+	go func() {
+		for i, f := range files {
+			select {
+			case p.ahead <- struct{}{}:
+			case <-p.done:
+				return
+			}
+			go func() {
+				z, err := bb.zipEntry(f)
+				p.results[i] <- zipResult{z, err}
+			}()
+		}
+	}()
+	return p
+}
+
+// zipPipe hands out the entries of bleve.zip in order.
+type zipPipe struct {
+	ctx     context.Context
+	results []chan zipResult // by file, each sent once
+	ahead   chan struct{}    // an entry made and not yet taken
+	done    chan struct{}
+}
+
+type zipResult struct {
+	z   *zipped
+	err error
+}
+
+// next returns entry i, once entries 0 to i-1 were taken.
+func (p *zipPipe) next(i int) (*zipped, error) {
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	r := <-p.results[i]
+	<-p.ahead
+	return r.z, r.err
+}
+
+// stop lets the entries not taken go.
+func (p *zipPipe) stop() { close(p.done) }
+
+// zipEntry is the archive entry of f, a file of the index folder.
+func (bb *bleveBuild) zipEntry(f bleveFile) (*zipped, error) {
+	p := BleveDir + "/" + f.path
+	digest, err := bb.out.Digest(p)
+	if err != nil {
+		return nil, err
+	}
+	key := "zip:" + hex.EncodeToString(digest[:])
+	if z, ok := memo.Lookup[*zipped](bb.m, key); ok {
+		return z, nil
+	}
+	data := f.data
+	if data == nil {
+		var b bytes.Buffer
+		if err := bb.out.CopyFile(&b, p); err != nil {
+			return nil, err
+		}
+		data = b.Bytes()
+	}
+	z := deflate(data)
+	bb.m.Put(key, z)
+	return z, nil
 }
 
 // bleveFormat changes whenever the segments skilldex writes do (mapping,
@@ -407,10 +460,10 @@ func (b *builder) write(out *output.Writer) error {
 const bleveFormat = "bleve-2"
 
 // bleveFiles returns the files of the bleve index, sorted: index_meta.json
-// and store/root.bolt, to be written, then a segment per group of
-// documents (see chunkOf), written. The pass merged the groups that had a
-// chunk to build; the others are taken from the memo, or merged here from
-// the memo's chunks.
+// and store/root.bolt with their bytes, to be written, then a segment per
+// group of documents (see chunkOf), written already. The pass merged the
+// groups that had a chunk to build; the others are taken from the memo,
+// or merged here from the memo's chunks.
 func (b *builder) bleveFiles() ([]bleveFile, error) {
 	bb, ctx := b.bleve, b.ctx
 	for k := range bb.inPass {
@@ -419,24 +472,21 @@ func (b *builder) bleveFiles() ([]bleveFile, error) {
 			return nil, fmt.Errorf("the segment of skills %s to %s: %w", bb.names[ch.start], bb.names[ch.end-1], err)
 		}
 	}
-	segs := make([]*bleveFile, len(bb.groups))
 	errs := make([]error, len(bb.groups))
 	parallel.For(ctx, len(bb.groups), 0, func(g int) {
-		if f := bb.merged[g].file; f != nil {
-			segs[g] = f
-			return
-		}
-		if bb.merged[g].pending.Load() != 0 {
+		switch {
+		case bb.merged[g].merged:
+		case bb.merged[g].pending.Load() != 0:
 			errs[g] = fmt.Errorf("internal error: segment group %d was not merged in the pass", g)
-			return
-		}
-		if key := bb.groupKey(g); key != "" {
-			if seg, ok := memo.Lookup[[]byte](bb.m, key); ok {
-				segs[g], errs[g] = bb.writeSegment(g, seg)
-				return
+		default:
+			if key := bb.groupKey(g); key != "" {
+				if seg, ok := memo.Lookup[[]byte](bb.m, key); ok {
+					errs[g] = bb.out.WriteRaw(BleveDir+"/"+segmentPath(g), seg)
+					return
+				}
 			}
+			errs[g] = bb.merge(g)
 		}
-		segs[g], errs[g] = bb.merge(g)
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -444,13 +494,13 @@ func (b *builder) bleveFiles() ([]bleveFile, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	root, err := rootBolt(bb.sh, len(segs))
+	root, err := rootBolt(bb.sh, len(bb.groups))
 	if err != nil {
 		return nil, err
 	}
 	files := []bleveFile{{path: "index_meta.json", data: bb.sh.meta}, {path: "store/root.bolt", data: root}}
-	for _, f := range segs {
-		files = append(files, *f)
+	for g := range bb.groups {
+		files = append(files, bleveFile{path: segmentPath(g)})
 	}
 	return files, nil
 }
@@ -494,19 +544,22 @@ func groupKey(chunkKeys []string) string {
 	return bleveFormat + ":group:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// segmentKeyOf is the memo key of a chunk's segment: everything its
-// documents hold, as the records' keys (the skills' content) and what
-// bleve adds to them. "" when a skill has no key: never reused.
-func segmentKeyOf(recs []*record, perDoc []map[string][]string, urls []string) string {
+// segmentKey is the memo key of the segment of chunk ch, whose records
+// are all made: everything its documents hold, as the records' keys (the
+// skills' content) and what bleve adds to them. "" when a skill has no
+// key: never reused.
+func (bb *bleveBuild) segmentKey(ch span) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00", bleveFormat)
-	for i, r := range recs {
+	for i := ch.start; i < ch.end; i++ {
+		r := bb.recs[i]
 		if r.key == "" {
 			return ""
 		}
-		fmt.Fprintf(h, "%s\x00%s\x00", r.key, urls[i])
+		fmt.Fprintf(h, "%s\x00%s\x00", r.key, bb.urls[i])
+		values := bb.facets.of(r.doc)
 		for _, def := range facetDefs {
-			for _, v := range perDoc[i][def.id] {
+			for _, v := range values[def.id] {
 				fmt.Fprintf(h, "%s=%s\x00", def.id, v)
 			}
 		}
@@ -514,18 +567,56 @@ func segmentKeyOf(recs []*record, perDoc []map[string][]string, urls []string) s
 	return bleveFormat + ":seg:" + hex.EncodeToString(h.Sum(nil))
 }
 
-// facetsByDoc lists each document's facet values by facet id.
-func facetsByDoc(facets []facet, n int) []map[string][]string {
-	out := make([]map[string][]string, n)
-	for i := range out {
-		out[i] = map[string][]string{}
-	}
+// facetNames spell a document's facet values as the facets spell them
+// (the spelling most documents use) and list them in the facets' order:
+// worked out for one document when its bleve document is made, rather than
+// kept for every document of the catalog.
+type facetNames map[string]map[string]facetName // by facet id, then lowercased value
+
+// facetName is a facet value's spelling and its place in its facet.
+type facetName struct {
+	name string
+	rank int
+}
+
+func newFacetNames(facets []facet) facetNames {
+	fn := facetNames{}
 	for _, f := range facets {
-		for _, v := range f.values {
-			for _, d := range v.docs {
-				out[d][f.id] = append(out[d][f.id], v.name)
+		names := make(map[string]facetName, len(f.values))
+		for i, v := range f.values {
+			names[strings.ToLower(v.name)] = facetName{v.name, i}
+		}
+		fn[f.id] = names
+	}
+	return fn
+}
+
+// of returns d's facet values by facet id. A value the facets do not know
+// is spelt as d spells it, after those they do: a type derived in the
+// pass, after the facets were made up front, is one of the schema's, which
+// have one spelling each.
+func (fn facetNames) of(d *document) map[string][]string {
+	out := map[string][]string{}
+	for _, def := range facetDefs {
+		var found []facetName
+		for _, v := range def.values(d) {
+			n, ok := fn[def.id][strings.ToLower(v)]
+			if !ok {
+				n = facetName{v, math.MaxInt}
+			}
+			if !slices.ContainsFunc(found, func(f facetName) bool { return strings.EqualFold(f.name, n.name) }) {
+				found = append(found, n)
 			}
 		}
+		if len(found) == 0 {
+			continue
+		}
+		slices.SortStableFunc(found, func(a, b facetName) int { return cmp.Compare(a.rank, b.rank) })
+		names := make([]string, len(found))
+		for i, f := range found {
+			names[i] = f.name
+		}
+		out[def.id] = names
 	}
 	return out
 }
