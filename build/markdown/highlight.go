@@ -67,10 +67,10 @@ func lookupLexer(lang string) (l chroma.Lexer) {
 	return l
 }
 
-// Highlighted blocks are remembered by language and content: chroma costs
-// a few microseconds per byte (its lexers try each rule's regexp in turn at
-// every token), which makes highlighting most of a body's rendering time,
-// and the same blocks come back when serve rebuilds after an edit and
+// Highlighted blocks are remembered by language and content: chroma's
+// lexers try each rule's regexp in turn at every token, which makes
+// highlighting most of a body's rendering time, and the same blocks come
+// back when serve rebuilds after an edit and
 // when skills of a catalog share boilerplate (install commands, config
 // snippets). The cache holds at most maxHighlightCache bytes of output;
 // when full it is emptied and starts again, which is simple and keeps the
@@ -143,7 +143,7 @@ func highlight(lexer chroma.Lexer, code []byte) (out *bytes.Buffer) {
 			out = nil
 		}
 	}()
-	it, err := tokenise(lexer, string(code))
+	it, err := lexer.Tokenise(nil, string(code))
 	if err != nil {
 		putScratch(buf)
 		return nil
@@ -167,10 +167,20 @@ func highlight(lexer chroma.Lexer, code []byte) (out *bytes.Buffer) {
 		}
 		pending = pending[:0]
 	}
+	stalls := 0
 	for t := it(); t != chroma.EOF; t = it() {
 		if t.Value == "" {
+			// Some of chroma's lexers never end on some inputs (JSONata
+			// and Jungle, after an unterminated string, match the empty
+			// string forever); a lexer that ends does not come near this
+			// many empty tokens in a row.
+			if stalls++; stalls > maxStalls {
+				putScratch(buf)
+				return nil
+			}
 			continue
 		}
+		stalls = 0
 		c := tokenClass(t.Type)
 		switch t.Type {
 		case chroma.Error:
@@ -193,6 +203,10 @@ func highlight(lexer chroma.Lexer, code []byte) (out *bytes.Buffer) {
 	flush()
 	return buf
 }
+
+// maxStalls bounds the empty tokens in a row a lexer may make before the
+// block is shown plain.
+const maxStalls = 10000
 
 func putScratch(b *bytes.Buffer) {
 	if b.Cap() <= maxPooledBuf {
