@@ -165,6 +165,9 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		if err := wrap(i, err); err != nil {
 			return err
 		}
+		// What the writer held for its files (the search index's
+		// records, the pages' cards) goes before the next writer's.
+		works[i] = pass.Work{}
 	}
 	return nil
 }

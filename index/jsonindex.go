@@ -108,18 +108,35 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
-// buildJSON returns the files of the JSON index for the records (in name
-// order).
-func buildJSON(recs []*record, facets []facet, page string) []jsonFile {
-	terms, postings := invert(recs)
-	var files []jsonFile
-	shards, shardFiles := writeShards(terms, postings, len(recs))
-	files = append(files, shardFiles...)
-	files = append(files, prefixFiles(terms, postings, shards, len(recs))...)
-	files = append(files, cardFiles(recs)...)
+// buildJSON makes the files of the JSON index for the records (in name
+// order) and hands each to emit as soon as it is made, the manifest last,
+// so that the index is never held whole. With release, it lets go of
+// what the records hold for analysis as it inverts them (see invert).
+func buildJSON(recs []*record, facets []facet, page string, release bool, emit func(jsonFile) error) error {
+	terms, postings := invert(recs, release)
+	h := sha256.New()
+	var err error
+	put := func(f jsonFile) {
+		if err == nil {
+			fmt.Fprintf(h, "%s\x00%d\x00", f.path, len(f.data))
+			h.Write(f.data)
+			err = emit(f)
+		}
+	}
+	shards := writeShards(terms, postings, len(recs), put)
+	for _, f := range prefixFiles(terms, postings, shards, len(recs)) {
+		put(f)
+	}
+	for _, f := range cardFiles(recs) {
+		put(f)
+	}
 	facetInfos, facetFiles := writeFacets(facets)
-	files = append(files, facetFiles...)
-
+	for _, f := range facetFiles {
+		put(f)
+	}
+	if err != nil {
+		return err
+	}
 	m := Manifest{
 		Version: formatVersion,
 		Count:   len(recs),
@@ -131,15 +148,8 @@ func buildJSON(recs []*record, facets []facet, page string) []jsonFile {
 		Shards:  shards,
 		Facets:  facetInfos,
 	}
-	h := sha256.New()
-	for _, f := range files {
-		fmt.Fprintf(h, "%s\x00%d\x00", f.path, len(f.data))
-		h.Write(f.data)
-	}
 	m.ID = hex.EncodeToString(h.Sum(nil))[:12]
-	files = append(files, jsonFile{"manifest.json", mustJSON(m)})
-	slices.SortFunc(files, func(a, b jsonFile) int { return cmp.Compare(a.path, b.path) })
-	return files
+	return emit(jsonFile{"manifest.json", mustJSON(m)})
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
@@ -219,11 +229,11 @@ func appendEntry(b []byte, term string, ps, head []posting, n int) []byte {
 }
 
 // writeShards cuts the sorted terms into shards of about shardTarget
-// bytes and returns each shard's separator (the shortest prefix of its
-// first term greater than the previous shard's last term) with the files.
-func writeShards(terms []string, postings [][]posting, n int) ([]string, []jsonFile) {
+// bytes, hands each file to emit as it is made, and returns each shard's
+// separator (the shortest prefix of its first term greater than the
+// previous shard's last term).
+func writeShards(terms []string, postings [][]posting, n int, emit func(jsonFile)) []string {
 	var seps []string
-	var files []jsonFile
 	var cur []byte
 	var first int
 	entries := 0
@@ -237,7 +247,7 @@ func writeShards(terms []string, postings [][]posting, n int) ([]string, []jsonF
 		}
 		seps = append(seps, sep)
 		cur = append(cur, ']')
-		files = append(files, jsonFile{"t/" + strconv.Itoa(len(seps)-1) + ".json", cur})
+		emit(jsonFile{"t/" + strconv.Itoa(len(seps)-1) + ".json", cur})
 		cur, entries, first = nil, 0, end
 	}
 	for i, t := range terms {
@@ -250,7 +260,7 @@ func writeShards(terms []string, postings [][]posting, n int) ([]string, []jsonF
 		head, tail := split(postings[i], headSize)
 		cur = appendEntry(cur, t, postings[i], head, n)
 		if tail != nil {
-			files = append(files, jsonFile{fmt.Sprintf("x/%d-%d.json", len(seps), entries), appendPostings(nil, tail)})
+			emit(jsonFile{fmt.Sprintf("x/%d-%d.json", len(seps), entries), appendPostings(nil, tail)})
 		}
 		entries++
 		if len(cur) >= shardTarget {
@@ -260,9 +270,9 @@ func writeShards(terms []string, postings [][]posting, n int) ([]string, []jsonF
 	flush(len(terms))
 	if len(seps) == 0 {
 		seps = []string{""}
-		files = append(files, jsonFile{"t/0.json", []byte("[]")})
+		emit(jsonFile{"t/0.json", []byte("[]")})
 	}
-	return seps, files
+	return seps
 }
 
 // separator is the shortest prefix of next (in runes) that sorts after prev.

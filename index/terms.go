@@ -110,8 +110,11 @@ type posting struct {
 
 // invert returns the sorted terms of the records and their postings, each
 // list in document order. The impacts are computed in parallel; the result
-// does not depend on the parallelism.
-func invert(recs []*record) (terms []string, postings [][]posting) {
+// does not depend on the parallelism. With release, each record lets go
+// of its counts once its impacts are known, and of its terms once its
+// postings are laid out: a build that keeps no record for the next (no
+// memo) does not hold the records and the postings whole at once.
+func invert(recs []*record, release bool) (terms []string, postings [][]posting) {
 	if len(recs) == 0 {
 		return nil, nil
 	}
@@ -128,6 +131,9 @@ func invert(recs []*record) (terms []string, postings [][]posting) {
 			q[j] = quantize(sc.weight(&tf, &r.lens))
 		}
 		qs[i] = q
+		if release {
+			r.mask, r.counts = nil, nil
+		}
 	})
 	// Number the terms in use by their order, then lay every list out in
 	// one array: counting first, so that nothing grows.
@@ -163,6 +169,9 @@ func invert(recs []*record) (terms []string, postings [][]posting) {
 		for j, id := range r.terms {
 			k := rank[id]
 			postings[k] = append(postings[k], posting{int32(i), qs[i][j]})
+		}
+		if release {
+			r.terms, qs[i] = nil, nil
 		}
 	}
 	return terms, postings

@@ -340,10 +340,13 @@ func (b *builder) write(out *output.Writer) error {
 	for i, r := range b.recs {
 		docs[i] = r.doc
 	}
-	for _, f := range buildJSON(b.recs, computeFacets(docs), pageTemplate) {
-		if err := out.WriteRaw(Dir+f.path, f.data); err != nil {
-			return err
-		}
+	// Without a memo no record is kept for the next build: the JSON
+	// index may let go of them as it inverts them.
+	err := buildJSON(b.recs, computeFacets(docs), pageTemplate, b.m == nil, func(f jsonFile) error {
+		return out.WriteRaw(Dir+f.path, f.data)
+	})
+	if err != nil {
+		return err
 	}
 	if err := b.ctx.Err(); err != nil {
 		return err

@@ -59,7 +59,8 @@ func (m *Manifest) unchanged(p string, hash [32]byte) bool {
 	return ok && e.hashed && !e.reserved && e.hash == hash
 }
 
-// groupEntry is a group's key and the files it wrote.
+// groupEntry is a group's key and the files it wrote; a group without a
+// key has none (nil).
 type groupEntry struct {
 	key   string
 	files []string
@@ -81,7 +82,12 @@ type Group struct {
 // build's files of the group are kept and the caller should write nothing;
 // otherwise it writes the group's files through g.
 func (w *Writer) Group(name, key string) (g *Group, reused bool, err error) {
-	g = &Group{w: w, name: name, ge: &groupEntry{key: key}}
+	g = &Group{w: w, name: name}
+	if key != "" {
+		// A group without a key is never reused: the manifest need not
+		// know its files.
+		g.ge = &groupEntry{key: key}
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if _, dup := w.groups[name]; dup {
@@ -91,8 +97,8 @@ func (w *Writer) Group(name, key string) (g *Group, reused bool, err error) {
 	if w.prev == nil || key == "" {
 		return g, false, nil
 	}
-	old, ok := w.prev.groups[name]
-	if !ok || old.key != key {
+	old := w.prev.groups[name]
+	if old == nil || old.key != key {
 		return g, false, nil
 	}
 	for _, p := range old.files {
@@ -110,6 +116,9 @@ func (w *Writer) Group(name, key string) (g *Group, reused bool, err error) {
 }
 
 func (g *Group) add(p string) {
+	if g.ge == nil {
+		return
+	}
 	g.w.mu.Lock()
 	g.ge.files = append(g.ge.files, p)
 	g.w.mu.Unlock()
@@ -127,7 +136,7 @@ func (g *Group) WriteFile(p string, data []byte) error {
 
 // WriteRaw writes data to p as given, as part of the group.
 func (g *Group) WriteRaw(p string, data []byte) error {
-	if err := g.w.writeRaw(p, data, g.name); err != nil {
+	if err := g.w.writeRaw(p, data); err != nil {
 		return err
 	}
 	g.add(p)
@@ -136,7 +145,7 @@ func (g *Group) WriteRaw(p string, data []byte) error {
 
 // Create opens p for streaming, as part of the group.
 func (g *Group) Create(p string) (io.WriteCloser, error) {
-	f, err := g.w.create(p, g.name)
+	f, err := g.w.create(p)
 	if err == nil {
 		g.add(p)
 	}
@@ -202,6 +211,9 @@ func (w *Writer) recordManifest() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, ge := range w.groups {
+		if ge == nil {
+			continue
+		}
 		sort.Strings(ge.files)
 	}
 	w.written, w.kept = w.countLocked()

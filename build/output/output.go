@@ -78,10 +78,9 @@ type Writer struct {
 type entry struct {
 	size     int64
 	hash     [32]byte
-	hashed   bool   // hash is known (WriteRaw, or a closed Create)
-	kept     bool   // unchanged since prev: the copy at dest is served, none in tmp
-	reserved bool   // a folder filled through Dir()
-	group    string // the group that wrote it, if any
+	hashed   bool // hash is known (WriteRaw, or a closed Create)
+	kept     bool // unchanged since prev: the copy at dest is served, none in tmp
+	reserved bool // a folder filled through Dir()
 }
 
 // Open prepares to write the site that will replace dest. It fails when
@@ -242,26 +241,28 @@ func (w *Writer) claim(p string, e *entry) (string, error) {
 	if kept {
 		return "", nil
 	}
-	full := filepath.Join(w.tmp, filepath.FromSlash(p))
-	if err := w.mkdir(filepath.Dir(full)); err != nil {
+	if err := w.mkdir(path.Dir(p)); err != nil {
 		return "", err
 	}
-	return full, nil
+	return filepath.Join(w.tmp, filepath.FromSlash(p)), nil
 }
 
-// mkdir makes dir and its missing parents under tmp, remembering each, so
-// that most files need no folder system call at all. Writers may race to
-// make the same folder; both succeed.
+// mkdir makes dir, a site path ("." for the root), and its missing
+// parents under tmp, remembering each, so that most files need no folder
+// system call at all. Writers may race to make the same folder; both
+// succeed. The folders are remembered by site path, a part of a file's
+// site path, which the writer keeps anyway.
 func (w *Writer) mkdir(dir string) error {
-	if _, ok := w.dirs.Load(dir); ok || dir == w.tmp {
+	if dir == "." {
 		return nil
 	}
-	if parent := filepath.Dir(dir); parent != dir {
-		if err := w.mkdir(parent); err != nil {
-			return err
-		}
+	if _, ok := w.dirs.Load(dir); ok {
+		return nil
 	}
-	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := w.mkdir(path.Dir(dir)); err != nil {
+		return err
+	}
+	if err := os.Mkdir(filepath.Join(w.tmp, filepath.FromSlash(dir)), 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
 		return err
 	}
 	w.dirs.Store(dir, struct{}{})
@@ -304,11 +305,11 @@ func (w *Writer) minify(p string, data []byte) ([]byte, error) {
 // WriteRaw writes data to p exactly as given. It keeps no reference to
 // data, which the caller may reuse once it returns.
 func (w *Writer) WriteRaw(p string, data []byte) error {
-	return w.writeRaw(p, data, "")
+	return w.writeRaw(p, data)
 }
 
-func (w *Writer) writeRaw(p string, data []byte, group string) error {
-	e := &entry{size: int64(len(data)), hash: sha256.Sum256(data), hashed: true, group: group}
+func (w *Writer) writeRaw(p string, data []byte) error {
+	e := &entry{size: int64(len(data)), hash: sha256.Sum256(data), hashed: true}
 	e.kept = w.prev.unchanged(p, e.hash)
 	full, err := w.claim(p, e)
 	if err != nil || e.kept {
@@ -332,11 +333,11 @@ func writeFile(name string, data []byte) error {
 
 // Create opens p for streaming raw content.
 func (w *Writer) Create(p string) (io.WriteCloser, error) {
-	return w.create(p, "")
+	return w.create(p)
 }
 
-func (w *Writer) create(p, group string) (io.WriteCloser, error) {
-	e := &entry{size: -1, group: group}
+func (w *Writer) create(p string) (io.WriteCloser, error) {
+	e := &entry{size: -1}
 	full, err := w.claim(p, e)
 	if err != nil {
 		return nil, err
