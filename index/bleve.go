@@ -195,8 +195,7 @@ const (
 // groupTarget is the average number of documents of a merged segment for
 // a catalog of n: about n/20, a power of two from 512 to 8,192. Fewer,
 // larger segments make a smaller index (each segment has its own term
-// dictionary: 10,000 skills take 27 MB as one segment, 34 MB as 31); more,
-// smaller ones make an edit cheaper to merge.
+// dictionary); more, smaller ones make an edit cheaper to merge.
 func groupTarget(n int) uint64 {
 	t := uint64(512)
 	for t < 8192 && int(t)*2 <= n/20 {
@@ -247,8 +246,8 @@ var fixedTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 func init() {
 	// zap sizes a new segment's buffer for the documents given plus 100,
 	// at the bytes per document of the last segment it made: meant for
-	// scorch's batches, it gives a chunk of 64 documents about 2.5 times
-	// the memory it fills, held until the chunk's group is merged. Sized
+	// scorch's batches, it gives a chunk of 64 documents a buffer many
+	// times what it fills, held until the chunk's group is merged. Sized
 	// for the documents alone, a buffer grows at most once.
 	zap.NewSegmentBufferNumResultsBump = 0
 }
@@ -525,9 +524,9 @@ type zipped struct {
 }
 
 // deflate compresses data with klauspost/compress's flate at level 2: the
-// archive is a convenience copy. On the segments of 10,000 generated
-// skills it takes half the time of the standard library's fastest level
-// for 3% fewer bytes; the default level took 2.5 times as long as that.
+// archive is a convenience copy. On segments it is faster than the
+// standard library's fastest level, for fewer bytes, and the default
+// level is much slower than either.
 func deflate(data []byte) *zipped {
 	var b bytes.Buffer
 	fw, _ := flate.NewWriter(&b, 2) // a valid level: cannot fail

@@ -54,8 +54,8 @@ type indexAnalyzer struct {
 }
 
 // maxWords is indexAnalyzer.maxWords, about 10 MB of words: a chunk of 64
-// documents has a few thousand distinct words, the generated catalog of
-// 10,000 skills 33,000 in all.
+// documents has a few thousand distinct words, a whole catalog some tens
+// of thousands.
 const maxWords = 1 << 16
 
 // term is a term of the index: what bleve's filters make of a word.

@@ -66,7 +66,7 @@ const maxBody = 64 << 10
 // URLs are dropped from bodies before indexing: "https", "com" and path
 // segments match nothing a person searches for. urlPattern says which;
 // stripURLs does what its ReplaceAllString(s, " ") would, without the
-// regexp machinery (which took 2 s of a 10,000-skill build).
+// regexp machinery, which cost more than the rest of preparing a body.
 var urlPattern = regexp.MustCompile(`\bhttps?://[^\s)>\]]+`)
 
 // stripURLs replaces every URL urlPattern matches in s with a space.

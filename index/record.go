@@ -121,8 +121,8 @@ func analyze(d *document, dc *dict) *record {
 }
 
 // scratch is what analyze counts in, recycled: a document has hundreds of
-// distinct terms, and growing a map and two slices for each of 10,000
-// documents was most of what analysing allocated.
+// distinct terms, and growing a map and two slices for each document was
+// most of what analysing allocated.
 type scratch struct {
 	local map[string]int // term -> its place in order
 	order []string

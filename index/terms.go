@@ -64,8 +64,8 @@ const quantLevels = 255
 var logMaxWeight = math.Log1p(maxWeight())
 
 // quantize is quantizeExact, found among precomputed bounds instead of by
-// a logarithm per posting (a quarter of a rebuild's search index time),
-// but for weights next to a bound, which the formula decides.
+// a logarithm per posting (a large part of a rebuild's search index
+// time), but for weights next to a bound, which the formula decides.
 func quantize(w float64) uint8 {
 	b := quantBounds()
 	k := sort.SearchFloat64s(b[:], w) // the bounds below w

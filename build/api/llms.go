@@ -97,14 +97,13 @@ func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 
 // writeLLMSFull writes /llms-full.txt: the title and summary, then every
 // skill's Markdown twin as served, in name order. It is streamed, not
-// built in memory: for 10,000 skills it is 60 MB, and building it was the
-// largest single allocation of the build.
+// built in memory: it grows with the catalog, a few kilobytes a skill.
 //
 // It is an output group keyed by its header and the twins' digests, so
 // that a rebuild in which no twin changed keeps it without reading them.
 // In a rebuild in which some did (serve), the twins that did not change
 // are copied from the previous llms-full.txt, a few long runs of it,
-// rather than from 10,000 files: the memo holds where each twin was in
+// rather than from a file each: the memo holds where each twin was in
 // that file, keyed by the file's digest.
 func writeLLMSFull(out *output.Writer, entries []*entry, site *siteinfo.Info, m *memo.Memo) error {
 	header := fmt.Sprintf("# %s\n\n> %s\n", oneLine(site.Title), summary(entries, site))

@@ -286,7 +286,7 @@ func (e *entry) twinFrontmatter() *twinFrontmatter {
 
 // scratch is a buffer for the files of one skill, each written out before
 // the next is made: a skill's files are built in it rather than in new
-// slices grown from nothing (300 MB less to collect at 10,000 skills).
+// slices grown from nothing, which the collector would have to take back.
 type scratch struct{ b []byte }
 
 var scratchPool = sync.Pool{New: func() any { return &scratch{b: make([]byte, 0, 16<<10)} }}

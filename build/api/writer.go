@@ -17,7 +17,7 @@ import (
 
 // Site paths of the catalog-wide files this package writes (DESIGN.md,
 // output contract). Per-skill paths come from siteinfo and the helpers of
-// paths.go.
+// entry.go.
 const (
 	IndexPath           = "api/v1/index.json"
 	ManifestPath        = "api/v1/manifest.json"
@@ -80,7 +80,7 @@ func siteKey(site *siteinfo.Info) string {
 // groupKey is what a skill's files depend on: the site (siteKey), the
 // skill's own inputs (its catalog key) and its status. "" (never reused)
 // when the catalog has no key for the skill. The parts are joined, not
-// hashed: a rebuild makes 10,000 of them.
+// hashed: a rebuild makes one for every skill.
 func groupKey(e *entry, siteKey string) string {
 	if e.s.Key == "" {
 		return ""

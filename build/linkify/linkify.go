@@ -17,8 +17,8 @@ import (
 // goldmark's default, http:, https: and ftp:), with its inline parser
 // behind linkifyFilter. goldmark calls that parser at every space of
 // every line of prose (a URL can follow any space), and there it looks
-// for each protocol, www. and an e-mail address before giving up: about a
-// quarter of all parsing time. The filter gives up at once when the
+// for each protocol, www. and an e-mail address before giving up, which
+// made it a large part of parsing. The filter gives up at once when the
 // parser would; the tree is the same (FuzzParserSameTree).
 func New(protocols ...string) goldmark.Extender {
 	l := linkify{protocols: protocols}
@@ -78,8 +78,8 @@ func (f linkifyFilter) Parse(parent ast.Node, block text.Reader, pc parser.Conte
 // set here) must not change the wrapped parser's protocols behind
 // mayStartLink's back.
 
-// mayStartLink is false only where goldmark's linkify parser (v1.8.7,
-// extension/linkify.go) returns nil without looking further: after the
+// mayStartLink is false only where goldmark's linkify parser (v1.8.7, its
+// extension package's linkifyParser.Parse) returns nil without looking further: after the
 // one trigger character it skips, the line must start with an allowed
 // protocol or "www.", or else be an e-mail address, which starts with a
 // character that is not punctuation and has its "@" within 65 bytes, with

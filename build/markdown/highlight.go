@@ -15,8 +15,7 @@ import (
 
 // Chroma is called directly rather than through goldmark-highlighting:
 // that extension looks the lexer up for every block (lexers.Get falls back
-// to matching every lexer's filename globs, tens of microseconds for an
-// unknown name), formats through chroma's HTML formatter (fmt.Sprintf per
+// to matching every lexer's filename globs for an unknown name), formats through chroma's HTML formatter (fmt.Sprintf per
 // token, line spans we do not want) and has no notion of a per-body budget
 // or a fallback to plain text when a lexer fails. Here the lookup is
 // cached, tokens are written straight into the pooled output with classes

@@ -27,7 +27,7 @@ type linkRefFilter struct {
 }
 
 // Transform leaves a paragraph alone, as goldmark's transformer (v1.8.7,
-// parser/link_ref.go) would, when its first character after white space
+// its parser package's linkReferenceParagraphTransformer) would, when its first character after white space
 // is not "[": a definition starts with its label.
 func (f linkRefFilter) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
 	if node.Lines().Len() > 0 {

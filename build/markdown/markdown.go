@@ -33,7 +33,7 @@
 // a.footnote-ref and a.footnote-backref. Table cell alignment is an align
 // attribute, not a style.
 //
-// Highlighting is chroma's, at a few microseconds per byte, so it is
+// Highlighting is chroma's, whose cost grows with the bytes, so it is
 // bounded: a block over 16 KB, every block of a body with more than 200
 // fenced blocks, and blocks after the first 256 KB highlighted in a body
 // are shown plain. Highlighted blocks are cached by content (16 MB at

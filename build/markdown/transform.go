@@ -83,8 +83,8 @@ type codeNode struct {
 }
 
 // Highlighting budget of one body. A block over maxHighlightBlock bytes is
-// shown plain (chroma's regexp lexers run in about 1 µs a byte and some
-// backtrack badly on hostile input); a body with more than
+// shown plain (chroma's regexp lexers cost time in proportion to the
+// bytes, and some backtrack badly on hostile input); a body with more than
 // maxHighlightBlocks fenced blocks is shown entirely plain (no real skill
 // has that many; a generated or hostile one should not cost seconds), and
 // highlighting stops once maxHighlightBytes have been highlighted in one

@@ -260,9 +260,8 @@ func (w *Writer) commitIncremental() error {
 		if existed {
 			// The old file goes first: on ext4 a rename over a file
 			// flushes the new one to disk before it returns
-			// (auto_da_alloc): 0.3 ms a file, 0.1 s of a 1.1 s rebuild of
-			// 10,000 skills. A reader may miss the file between the two
-			// calls.
+			// (auto_da_alloc), which made renames most of a rebuild's
+			// commit. A reader may miss the file between the two calls.
 			remove := os.Remove
 			if old.reserved {
 				remove = os.RemoveAll

@@ -321,14 +321,13 @@ func (s *Server) Watch(ctx context.Context) error {
 
 // TuneGC sets the garbage collector of a process that rebuilds a site
 // again and again, unless GOGC says otherwise; call it after the first,
-// full build, whose peak memory it would raise. A rebuild allocates about
-// 1.4 times the live heap (10,000 skills: 470 MB over 335 MB), nearly all
-// of it garbage when it ends. With the heap allowed to grow by 200% past
-// the live heap, and a collection after each build (CollectIdle), a
-// rebuild runs without one, which saves it a quarter of its time; the
-// price is a heap up to three times the live one during a rebuild, so a
-// live heap past maxTunedHeap (a catalog of tens of thousands of skills)
-// keeps the default. restore sets the collector back.
+// full build, whose peak memory it would raise. A rebuild allocates more
+// than the live heap, nearly all of it garbage when it ends. With the heap
+// allowed to grow by 200% past the live heap, and a collection after each
+// build (CollectIdle), a rebuild runs without one; the price is a heap up
+// to three times the live one during a rebuild, so a live heap past
+// maxTunedHeap (a catalog of tens of thousands of skills) keeps the
+// default. restore sets the collector back.
 func TuneGC() (restore func()) {
 	if os.Getenv("GOGC") != "" || liveHeap() > maxTunedHeap {
 		return func() {}
@@ -337,9 +336,8 @@ func TuneGC() (restore func()) {
 	return func() { debug.SetGCPercent(old) }
 }
 
-// maxTunedHeap is the largest live heap TuneGC lets grow by 200%: its
-// extra 1 GB buys a rebuild 0.25 s at 10,000 skills, and would be several
-// GB for a catalog ten times as large.
+// maxTunedHeap is the largest live heap TuneGC lets grow by 200%: past it,
+// the memory a rebuild would take costs more than the time it saves.
 var maxTunedHeap uint64 = 1 << 30 // a variable for tests
 
 // liveHeap is the heap the last collection found live.

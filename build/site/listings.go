@@ -350,8 +350,8 @@ func (r *renderer) writeNotFound(c *catalog.Catalog, out *output.Writer) error {
 	return out.WriteRaw("404.html", data)
 }
 
-// reportPageSize is how many skills one page of the report lists: a
-// catalog of 10,000 skills has tens of thousands of findings.
+// reportPageSize is how many skills one page of the report lists: a large
+// catalog has a few findings a skill.
 const reportPageSize = 100
 
 // reportSkill is one skill of the validation report.

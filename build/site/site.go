@@ -268,8 +268,7 @@ type chrome struct {
 
 // chrome returns the chrome of section's pages. It is rendered once per
 // section, from base.html's templates chrome-head, chrome-header and
-// chrome-footer: they hold about 40 of a skill page's template actions
-// (a tenth of its rendering time).
+// chrome-footer, which hold many of a page's template actions.
 func (r *renderer) chrome(section string) (*chrome, error) {
 	if c, ok := r.chromes.Load(section); ok {
 		return c.(*chrome), nil

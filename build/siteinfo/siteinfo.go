@@ -84,8 +84,7 @@ const (
 // LargeCatalog is the number of published skills past which the "auto"
 // settings leave out the optional files that cost one or more files per
 // skill: per-path answers (about 15 a skill) and the v0.1 discovery
-// copies. Creating a file costs tens of microseconds of kernel time on a
-// typical CI disk, a Pages deployment has a size limit, and agents get
+// copies. Every file costs kernel time to create, a Pages deployment has a size limit, and agents get
 // every answer from api/v1/skills/NAME.json and every SKILL.md from the
 // v0.2.0 discovery index; a small catalog keeps them all.
 const LargeCatalog = 1000

@@ -7,18 +7,37 @@ import (
 	"io/fs"
 	"os"
 	"path"
-	"sort"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
 
-// listFS serves exactly the files it was given, from memory or from the
-// real paths recorded at discovery, and nothing else: a skill cannot read
-// what the walk did not admit.
+// listFS serves exactly the files it was given, from memory or from their
+// real paths on disk, and nothing else: a skill cannot read what the walk
+// did not admit.
 type listFS struct {
-	mem   map[string][]byte // archive content
-	disk  map[string]string // skill path -> real path on disk
-	sizes map[string]int64
+	mem map[string][]byte // archive content; nil for files on disk
+	// files are the files served, sorted by path (the Input's Files).
+	files []File
+	// dir is the real path of the folder the files on disk are in, each
+	// at its own path under it, but for those in links: a link to a file
+	// of the skill, a document of another name.
+	dir   string
+	links map[string]string // skill path -> real path
+}
+
+// find returns the index of the file at name in l.files.
+func (l *listFS) find(name string) (int, bool) {
+	return slices.BinarySearchFunc(l.files, name, func(f File, n string) int { return strings.Compare(f.Path, n) })
+}
+
+// realPath returns the real path of the file at name, a path of l.files.
+func (l *listFS) realPath(name string) string {
+	if real, ok := l.links[name]; ok {
+		return real
+	}
+	return filepath.Join(l.dir, filepath.FromSlash(name))
 }
 
 func (l *listFS) Open(name string) (fs.File, error) {
@@ -29,10 +48,10 @@ func (l *listFS) Open(name string) (fs.File, error) {
 		if b, ok := l.mem[name]; ok {
 			return &memFile{Reader: bytes.NewReader(b), info: fileInfo{name: path.Base(name), size: int64(len(b))}}, nil
 		}
-	} else if real, ok := l.disk[name]; ok {
+	} else if _, ok := l.find(name); ok {
 		// The errors name the file as the skill does: what they say
 		// may be published, the real path on disk may not.
-		f, err := os.Open(real)
+		f, err := os.Open(l.realPath(name))
 		if err != nil {
 			return nil, &fs.PathError{Op: "open", Path: name, Err: pathless(err)}
 		}
@@ -69,28 +88,13 @@ func (l *listFS) ReadFile(name string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-func (l *listFS) names() []string {
-	var out []string
-	if l.mem != nil {
-		for n := range l.mem {
-			out = append(out, n)
-		}
-	} else {
-		for n := range l.disk {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
 func (l *listFS) isDir(name string) bool {
 	if name == "." {
 		return true
 	}
 	prefix := name + "/"
-	for _, n := range l.names() {
-		if strings.HasPrefix(n, prefix) {
+	for _, f := range l.files {
+		if strings.HasPrefix(f.Path, prefix) {
 			return true
 		}
 	}
@@ -108,8 +112,8 @@ func (l *listFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	seen := map[string]bool{}
 	var out []fs.DirEntry
-	for _, n := range l.names() {
-		rest, ok := strings.CutPrefix(n, prefix)
+	for _, f := range l.files {
+		rest, ok := strings.CutPrefix(f.Path, prefix)
 		if !ok {
 			continue
 		}
@@ -120,7 +124,7 @@ func (l *listFS) ReadDir(name string) ([]fs.DirEntry, error) {
 		seen[first] = true
 		info := fileInfo{name: first, dir: isDir}
 		if !isDir {
-			info.size = l.sizes[n]
+			info.size = f.Size
 		}
 		out = append(out, fs.FileInfoToDirEntry(info))
 	}

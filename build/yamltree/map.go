@@ -17,10 +17,9 @@ import (
 // YAML key that is not a string is stored as json.dumps would write it
 // (true, null, 12, 1.5).
 //
-// A catalog holds hundreds of thousands of small maps (a 10,000-skill
-// build, about 40 a skill), so a Map is one slice of entries and a
-// pointer to what few maps have: numeric keys and the index of a large
-// map. Two words less a map is 13 MB less at 10,000 skills.
+// A document holds many small maps, so a Map is one slice of entries and
+// a pointer to what few maps have: numeric keys and the index of a large
+// map.
 type Map struct {
 	entries []entry
 	rare    *mapRare // nil in most maps
