@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -54,7 +55,7 @@ type config struct {
 	// SourceEntries are the sources as the file has them (sourceEntry),
 	// and sourceNames the names some give them, by resolved path
 	// (build.LoadOptions.SourceNames).
-	SourceEntries []sourceEntry `yaml:"sources"`
+	SourceEntries sourceList `yaml:"sources"`
 	sourceNames   map[string]string
 
 	// dir is the folder holding the file: sources and output are relative
@@ -70,11 +71,32 @@ type sourceEntry struct {
 	Path, Name string
 }
 
-// UnmarshalYAML reads a path or a {path, name} mapping.
-func (e *sourceEntry) UnmarshalYAML(n *yaml.Node) error {
+// sourceList is the sources key: a list of sourceEntry.
+type sourceList []sourceEntry
+
+// UnmarshalYAML reads the list entry by entry, so that an empty entry (~)
+// is found, by its line, as a mistyped one is.
+func (l *sourceList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		return fmt.Errorf("line %d: sources is a list of paths or {path, name}, such as sources: [skills]", n.Line)
+	}
+	for _, item := range n.Content {
+		var e sourceEntry
+		if err := e.read(item); err != nil {
+			return err
+		}
+		*l = append(*l, e)
+	}
+	return nil
+}
+
+// read reads a path or a {path, name} mapping.
+func (e *sourceEntry) read(n *yaml.Node) error {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		return n.Decode(&e.Path)
+		if err := n.Decode(&e.Path); err != nil {
+			return err
+		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
@@ -90,14 +112,19 @@ func (e *sourceEntry) UnmarshalYAML(n *yaml.Node) error {
 			if v.Kind != yaml.ScalarNode {
 				return fmt.Errorf("line %d: the %s of a source is text", v.Line, k.Value)
 			}
-			*dst = v.Value
+			if err := v.Decode(dst); err != nil {
+				return err
+			}
 		}
-		if strings.TrimSpace(e.Path) == "" {
-			return fmt.Errorf("line %d: a source needs a path: {path: skills, name: Acme skills}", n.Line)
-		}
-		return nil
+	default:
+		return fmt.Errorf("line %d: a source is a path or {path, name}", n.Line)
 	}
-	return fmt.Errorf("line %d: a source is a path or {path, name}", n.Line)
+	// An empty path would be the config's own folder: a source left
+	// blank by mistake would publish the whole catalog root.
+	if strings.TrimSpace(e.Path) == "" {
+		return fmt.Errorf("line %d: a source needs a path, such as skills or {path: skills, name: Acme skills}", n.Line)
+	}
+	return nil
 }
 
 // loadConfig reads the config file at path; with path "" it reads
@@ -119,7 +146,13 @@ func loadConfig(path string) (*config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %v (the keys are title, description, base_url, repository, sources, output, strict, api.paths, discovery.legacy, publish.markdown, publish.sources, publish.archives, publish.bleve, publish.derived_docs)", path, yamlMessage(err))
+		msg := yamlMessage(err)
+		// The list helps with a mistyped key of the file's; a mistake in a
+		// source or in repository has its own message.
+		if unknownKey.MatchString(err.Error()) {
+			msg += " (the keys are title, description, base_url, repository, sources, output, strict, api.paths, discovery.legacy, publish.markdown, publish.sources, publish.archives, publish.bleve, publish.derived_docs)"
+		}
+		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
 	switch c.API.Paths {
 	case "", "auto", "all", "sections", "none":
@@ -175,10 +208,15 @@ func (c *config) resolve(p string) string {
 	return filepath.Join(c.dir, filepath.FromSlash(p))
 }
 
+// unknownKey matches what yaml says of a key the config has no field for,
+// naming the Go type it decoded into (main.config, or the struct of api,
+// publish or discovery).
+var unknownKey = regexp.MustCompile(` not found in type [^\n]*`)
+
 // yamlMessage drops the "yaml: " prefix, which says nothing to a user, and
-// says "unknown key" where yaml names a Go type.
+// says "is not a known key" where yaml names a Go type.
 func yamlMessage(err error) string {
-	msg := strings.ReplaceAll(err.Error(), " not found in type main.config", " is not a known key")
+	msg := unknownKey.ReplaceAllString(err.Error(), " is not a known key")
 	msg = strings.ReplaceAll(msg, ": field ", ": key ")
 	for _, p := range []string{"yaml: unmarshal errors:\n  ", "yaml: "} {
 		if len(msg) > len(p) && msg[:len(p)] == p {
