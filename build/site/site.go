@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/forge"
 	"github.com/skilldex/skilldex/build/markdown"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
@@ -118,7 +119,7 @@ type siteView struct {
 	Title       string
 	Description string
 	Base        string
-	Repository  string
+	Repository  string // as package forge links it, or "" (forge.Repository)
 	CSP         string
 	Nav         []navItem
 	assets      map[string]string // asset name -> link with version
@@ -143,9 +144,10 @@ func newRenderer(site *siteinfo.Info, minify bool) (*renderer, error) {
 	r := &renderer{site: site, pages: map[string]*template.Template{}}
 	digest := sha256.New()
 	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00", site.Title, site.Description, site.Base, site.Repository, site.RepositoryBranch, site.QueryPaths, site.Parts)
+	repo, _ := forge.Repository(site.Repository)
 	v := &siteView{
 		info: site, Title: site.Title, Description: site.Description, Base: site.Base.Path,
-		Repository: safeHTTPURL(site.Repository), CSP: CSP, assets: map[string]string{},
+		Repository: repo, CSP: CSP, assets: map[string]string{},
 	}
 	v.Nav = []navItem{
 		{"Skills", site.Link(""), "home"},
