@@ -35,6 +35,10 @@ type siteFlags struct {
 	memProfile string
 }
 
+// buildOutput is the folder build writes the site to unless told
+// otherwise, and which validate and query then never read as sources.
+const buildOutput = "public"
+
 func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
 	f.sources.register(cmd)
 	cmd.Flags().StringVarP(&f.output, "output", "o", defaultOutput, "the site folder to write; skilldex replaces it only if it made it")
@@ -231,7 +235,7 @@ anything warns (nothing is written); 2 on usage or I/O failure.`,
 			return codeErr(findingsCode(res.Catalog, p.opt.Strict))
 		},
 	}
-	f.register(cmd, "public")
+	f.register(cmd, buildOutput)
 	return cmd
 }
 

@@ -268,7 +268,7 @@ func (r *repoSpec) check() error {
 	}
 	if r.Path != "" {
 		p := path.Clean(strings.Trim(r.Path, "/"))
-		if p == ".." || strings.HasPrefix(p, "../") {
+		if outside(p) {
 			return fmt.Errorf("repository.path is %q; give the folder of %s inside the repository, such as docs/skills", r.Path, ConfigFile)
 		}
 		r.Path = p

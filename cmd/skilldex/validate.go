@@ -115,7 +115,7 @@ func (f *sourceFlags) catalogOptions(cmd *cobra.Command, configFile string, args
 	if !cmd.Flags().Changed("strict") && cs.cfg.Strict {
 		opt.Strict = true
 	}
-	opt.Source.Exclude = []string{cs.output("public", false)}
+	opt.Source.Exclude = []string{cs.output(buildOutput, false)}
 	if verbose {
 		opt.Skipped = printSkipped(cmd.ErrOrStderr())
 	}
