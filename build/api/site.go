@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"math/big"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -80,25 +79,6 @@ func safeName(name string) bool {
 // Document is a skill's UASP document read back from a site.
 type Document struct {
 	*uasp.Document
-	// problems are the schema problems of the document the site was built
-	// from. The published document has meta.version set to its hash, so
-	// validating it again could pass where the original failed.
-	problems []string
-}
-
-// Query answers as the built document did: VALIDATION_FAILED, with the
-// original problems, for a document that failed validation.
-func (d *Document) Query(path string, filters []uasp.Filter) uasp.Answer {
-	if len(d.problems) == 0 {
-		return d.Document.Query(path, filters)
-	}
-	// The engine's own failure, from a document that cannot validate (it
-	// has no meta), with the original details.
-	a := uasp.NewDocument(d.Name(), yamltree.NewMap()).Query(path, filters)
-	if a.Error != nil {
-		a.Error.Details = slices.Clone(d.problems)
-	}
-	return a
 }
 
 // LoadDocument reads back the UASP document of an api/v1/skills/NAME.json
@@ -126,11 +106,8 @@ func LoadDocument(data []byte) (*Document, error) {
 	if !ok {
 		return nil, errors.New("the document is not an object")
 	}
-	d := &Document{Document: uasp.NewDocument(f.Name, root), problems: f.Problems}
+	d := &Document{Document: uasp.NewDocument(f.Name, root)}
 	d.Derived = f.Derived
-	if !f.Valid && len(d.problems) == 0 {
-		d.problems = []string{"the site marks the document invalid"}
-	}
 	return d, nil
 }
 

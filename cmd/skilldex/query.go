@@ -9,6 +9,9 @@ import (
 
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/api"
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/uasp"
 )
 
@@ -32,8 +35,10 @@ matches GLOB, case-insensitively (* ? [...]): decisions?when=*charges*.
 
 The answer is JSON: {"skill", "path", "found", "value"}, or, when the query
 fails, {"skill", "path", "found": false, "error": {"code", "message"}} with
-the codes SKILL_NOT_FOUND, PATH_NOT_FOUND, VALIDATION_FAILED or
-INVALID_QUERY. Quote the query: the shell reads ? [ ] * & itself.
+the codes SKILL_NOT_FOUND, PATH_NOT_FOUND, VALIDATION_FAILED (a skill
+whose errors keep it from being published; warnings never stop an
+answer) or INVALID_QUERY. Quote the query: the shell reads ? [ ] * &
+itself.
 
 With --site DIR, query reads a site skilldex build wrote instead of the
 sources: the static answer file api/v1/skills/NAME/PATH.json when there is
@@ -73,7 +78,7 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 				a = uasp.SkillNotFound(q.Skill, q.Path)
 				for _, s := range c.All {
 					if s.Name == q.Skill && !s.Published() {
-						a.Error.Message = fmt.Sprintf("Skill '%s' is not loaded: %s is not published (run skilldex validate %s to see why)", q.Skill, s.File(), s.Path)
+						a = unpublished(s, q)
 					}
 				}
 			}
@@ -91,6 +96,27 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 	configFlag(cmd, &configFile)
 	cmd.Flags().BoolVar(&verbose, "verbose", false, "also print the folders of the sources not searched, and why")
 	return cmd
+}
+
+// unpublished answers q for a skill of the sources that is not published:
+// VALIDATION_FAILED with its errors when it has any (only errors make a
+// skill unanswerable; warnings never do), else SKILL_NOT_FOUND saying why.
+func unpublished(s *catalog.Skill, q uasp.Query) uasp.Answer {
+	var errs []string
+	for _, d := range s.Diagnostics {
+		if d.Severity == diag.Error {
+			errs = append(errs, d.String())
+		}
+	}
+	if s.Status == lint.Rejected && len(errs) > 0 {
+		a := uasp.Failure(q.Skill, q.Path, uasp.ErrValidationFailed, fmt.Sprintf(
+			"Skill '%s' has errors, so it is not published; fix the errors listed in details (skilldex validate %s shows every finding)", q.Skill, s.Path))
+		a.Error.Details = errs
+		return a
+	}
+	a := uasp.SkillNotFound(q.Skill, q.Path)
+	a.Error.Message = fmt.Sprintf("Skill '%s' is not loaded: %s is not published (run skilldex validate %s to see why)", q.Skill, s.File(), s.Path)
+	return a
 }
 
 // querySite answers q from a built site.

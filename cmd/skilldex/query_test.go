@@ -157,3 +157,30 @@ func TestQuerySite(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryWarningsAndErrors: a skill with warnings only is answered; one
+// whose errors keep it from being published answers VALIDATION_FAILED
+// with its errors.
+func TestQueryWarningsAndErrors(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- warned/warned.uasp.yaml --
+meta:
+  name: warned
+  type: cli
+  description: No version, and a default that is not text.
+environment:
+  - {name: WARNED_HOME, purpose: where it keeps its state, default: 7}
+-- broken/SKILL.md --
+---
+name: broken
+---
+No description, which is an error.
+`)
+	if code, out, errs := runCLI(t, "query", dir, "warned:environment.WARNED_HOME.default"); code != 0 || !strings.Contains(out, `"value": 7`) {
+		t.Errorf("a skill with warnings: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI(t, "query", dir, "broken:meta")
+	if code != 1 || !strings.Contains(out, `"code": "VALIDATION_FAILED"`) || !strings.Contains(out, "[description-missing]") {
+		t.Errorf("a skill with errors: exit %d\n%s%s", code, out, errs)
+	}
+}
