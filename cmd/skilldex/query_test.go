@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -147,7 +149,17 @@ func TestQuerySite(t *testing.T) {
 	if code, got, _ := runCLI(t, "query", "--site", site, "nobody:commands"); code != 1 || !strings.Contains(got, `"code": "SKILL_NOT_FOUND"`) {
 		t.Errorf("query --site for a missing skill: exit %d\n%s", code, got)
 	}
+	// Over HTTP, under a sub-path, the answers are the same.
+	srv := httptest.NewServer(http.StripPrefix("/catalog", http.FileServer(http.Dir(site))))
+	defer srv.Close()
+	for _, q := range []string{"agent-browser:commands.click.args", "stripe-best-practices:decisions?when=*Charges*"} {
+		_, want, _ := runCLI(t, "query", dir, q)
+		if code, got, errs := runCLI(t, "query", "--site", srv.URL+"/catalog/", q); code != 0 || got != want {
+			t.Errorf("query --site URL %s: exit %d, stderr %s\ngot\n%s\nwant\n%s", q, code, errs, got, want)
+		}
+	}
 	for _, bad := range [][]string{
+		{"query", "--site", srv.URL + "/elsewhere/", "a:b"},
 		{"query", "--site", filepath.Join(site, "missing"), "a:b"},
 		{"query", "--site", dir, "a:b"}, // not a site
 		{"query", "--site", site, dir, "a:b"},
