@@ -33,29 +33,7 @@ import (
 type Loader func(ctx context.Context, path, id string) ([]byte, error)
 
 // Manifest is search/manifest.json, the file a client reads first.
-type Manifest struct {
-	Version int     `json:"version"`
-	ID      string  `json:"id"`
-	Count   int     `json:"count"`
-	QMax    float64 `json:"qmax"`
-	Head    int     `json:"head"`
-	Span    int     `json:"span"`
-	Cards   int     `json:"cards"`
-	// Page is the site path of a skill's page, {name} standing for its
-	// name (encoded as a URL component).
-	Page   string   `json:"page"`
-	Shards []string `json:"shards"`
-	Facets []Facet  `json:"facets"`
-}
-
-// Facet is a facet of the manifest: its most common values, and whether
-// f/<id>.json lists more.
-type Facet struct {
-	ID     string       `json:"id"`
-	Label  string       `json:"label"`
-	Values []FacetValue `json:"values"`
-	All    bool         `json:"all"`
-}
+type Manifest = index.Manifest
 
 // FacetValue is [value, count, number]: the number names the file of the
 // documents having the value (f/<facet>/<number>.json).
@@ -65,19 +43,16 @@ type FacetValue struct {
 	Number int
 }
 
-// UnmarshalJSON reads a facet value's array form.
-func (v *FacetValue) UnmarshalJSON(b []byte) error {
-	var a []json.RawMessage
-	if err := json.Unmarshal(b, &a); err != nil || len(a) != 3 {
-		return fmt.Errorf("a facet value is [name, count, number], not %.60s", b)
+// facetValue reads a facet value's array form, as encoding/json decodes
+// it into [3]any.
+func facetValue(v [3]any) (FacetValue, error) {
+	name, ok1 := v[0].(string)
+	count, ok2 := v[1].(float64)
+	num, ok3 := v[2].(float64)
+	if !ok1 || !ok2 || !ok3 {
+		return FacetValue{}, fmt.Errorf("a facet value is [name, count, number], not %v", v)
 	}
-	if err := json.Unmarshal(a[0], &v.Name); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(a[1], &v.Count); err != nil {
-		return err
-	}
-	return json.Unmarshal(a[2], &v.Number)
+	return FacetValue{Name: name, Count: int(count), Number: int(num)}, nil
 }
 
 // Index reads one site's JSON index through its loader. Every file is
@@ -344,18 +319,26 @@ func (ix *Index) FacetValues(ctx context.Context, id string) ([]FacetValue, erro
 		if f.ID != id {
 			continue
 		}
-		if !f.All {
-			return f.Values, nil
+		values := f.Values
+		if f.All {
+			var all [][3]any
+			ok, err := ix.decode(ctx, "f/"+id+".json", &all)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				values = all
+			}
 		}
-		var all []FacetValue
-		ok, err := ix.decode(ctx, "f/"+id+".json", &all)
-		if err != nil {
-			return nil, err
+		out := make([]FacetValue, 0, len(values))
+		for _, v := range values {
+			fv, err := facetValue(v)
+			if err != nil {
+				return nil, fmt.Errorf("search index: facet %s: %v", id, err)
+			}
+			out = append(out, fv)
 		}
-		if !ok {
-			return f.Values, nil
-		}
-		return all, nil
+		return out, nil
 	}
 	return nil, nil
 }
