@@ -254,8 +254,8 @@ func TestConsistency(t *testing.T) {
 state:
   entities:
     - name: refs
-      created_by: [snapshot, "navigation (open)", --session flag, state save, get]
-      consumed_by: [click, ghost, goto]
+      created_by: [snapshot, "navigation (open)", --session flag, state save, get, ghost, goto]
+      consumed_by: [click, drag]
 commands:
   snapshot: {syntax: s, creates: [refs]}
   click: {syntax: c, requires: [refs, snapshot, logged in], invalidates: [refs, pages]}
@@ -276,7 +276,7 @@ sources:
 		got = append(got, p.Message)
 	}
 	want := []string{
-		`state.entities[0].consumed_by[1]: state entity "refs" names the command "ghost", which is not in commands; add commands.ghost or correct the name`,
+		`state.entities[0].created_by[5]: state entity "refs" names the command "ghost", which is not in commands; add commands.ghost or correct the name`,
 		`commands.click.invalidates[1]: "pages" is not a state entity; add an entry named "pages" to state.entities or correct the name`,
 		`decisions[1].ref: "missing:id" is not the id of a source; add a sources entry with id: missing:id or correct the ref`,
 	}

@@ -77,9 +77,10 @@ func TestBuildDemoDefault(t *testing.T) {
 	if !exists(filepath.Join("public", ".skilldex-site")) {
 		t.Error("no site in public/")
 	}
-	// The demo's one warning names its file as the repository has it.
+	// What fails the demo under --strict names its file as the repository
+	// has it.
 	code, _, stderr = runCLI(t, "build", "--strict", "-o", "strict")
-	if code != exitFindings || !strings.Contains(stderr, "content/uasp/agent-browser/agent-browser.uasp.yaml") {
+	if code != exitFindings || !strings.Contains(stderr, "content/skills/csv-profiler/SKILL.md") {
 		t.Errorf("strict demo build: exit %d, stderr %q", code, stderr)
 	}
 }

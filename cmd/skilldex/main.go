@@ -83,7 +83,7 @@ index, and static JSON endpoints for agents. No server is needed.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newBuildCmd(), newServeCmd(), newValidateCmd(), newQueryCmd(), newConvertCmd(), newSearchCmd(), newPackCmd())
+	root.AddCommand(newBuildCmd(), newServeCmd(), newValidateCmd(), newQueryCmd(), newConvertCmd(), newSearchCmd(), newPackCmd(), newMCPCmd())
 	return root
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -147,7 +149,17 @@ func TestQuerySite(t *testing.T) {
 	if code, got, _ := runCLI(t, "query", "--site", site, "nobody:commands"); code != 1 || !strings.Contains(got, `"code": "SKILL_NOT_FOUND"`) {
 		t.Errorf("query --site for a missing skill: exit %d\n%s", code, got)
 	}
+	// Over HTTP, under a sub-path, the answers are the same.
+	srv := httptest.NewServer(http.StripPrefix("/catalog", http.FileServer(http.Dir(site))))
+	defer srv.Close()
+	for _, q := range []string{"agent-browser:commands.click.args", "stripe-best-practices:decisions?when=*Charges*"} {
+		_, want, _ := runCLI(t, "query", dir, q)
+		if code, got, errs := runCLI(t, "query", "--site", srv.URL+"/catalog/", q); code != 0 || got != want {
+			t.Errorf("query --site URL %s: exit %d, stderr %s\ngot\n%s\nwant\n%s", q, code, errs, got, want)
+		}
+	}
 	for _, bad := range [][]string{
+		{"query", "--site", srv.URL + "/elsewhere/", "a:b"},
 		{"query", "--site", filepath.Join(site, "missing"), "a:b"},
 		{"query", "--site", dir, "a:b"}, // not a site
 		{"query", "--site", site, dir, "a:b"},
@@ -155,5 +167,32 @@ func TestQuerySite(t *testing.T) {
 		if code, _, errs := runCLI(t, bad...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", bad, code, errs)
 		}
+	}
+}
+
+// TestQueryWarningsAndErrors: a skill with warnings only is answered; one
+// whose errors keep it from being published answers VALIDATION_FAILED
+// with its errors.
+func TestQueryWarningsAndErrors(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- warned/warned.uasp.yaml --
+meta:
+  name: warned
+  type: cli
+  description: No version, and a default that is not text.
+environment:
+  - {name: WARNED_HOME, purpose: where it keeps its state, default: 7}
+-- broken/SKILL.md --
+---
+name: broken
+---
+No description, which is an error.
+`)
+	if code, out, errs := runCLI(t, "query", dir, "warned:environment.WARNED_HOME.default"); code != 0 || !strings.Contains(out, `"value": 7`) {
+		t.Errorf("a skill with warnings: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI(t, "query", dir, "broken:meta")
+	if code != 1 || !strings.Contains(out, `"code": "VALIDATION_FAILED"`) || !strings.Contains(out, "[description-missing]") {
+		t.Errorf("a skill with errors: exit %d\n%s%s", code, out, errs)
 	}
 }
