@@ -211,7 +211,7 @@ anything warns (nothing is written); 2 on usage or I/O failure.`,
 			defer stopProfile()
 			prog := newProgress(stderr)
 			if !f.quiet {
-				p.opt.Progress = prog.stage
+				p.opt.Progress = &build.Progress{OnStage: func(stage string, _ int) { prog.stage(stage) }}
 			}
 			res, err := build.Build(cmd.Context(), p.opt)
 			prog.finish()
