@@ -43,7 +43,7 @@ func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
 	configFlag(cmd, &f.configFile)
 	cmd.Flags().BoolVar(&f.noMinify, "no-minify", false, "write HTML, CSS and JavaScript as generated")
 	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only errors")
-	cmd.Flags().BoolVar(&f.verbose, "verbose", false, "also print the folders of the sources not searched, and why")
+	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "also print the folders of the sources not searched, and why")
 	cmd.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof reads it)")
 	cmd.Flags().StringVar(&f.memProfile, "memprofile", "", "write a heap profile to this file when the build ends: alloc_space is what the whole build allocated, inuse_space what it still held")
 }

@@ -18,9 +18,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// version is set at link time (-ldflags "-X main.version=...").
-var version = "dev"
-
 // Exit codes of the CLI contract.
 const (
 	exitOK       = 0
@@ -79,11 +76,17 @@ func newRootCmd() *cobra.Command {
 archives, UASP documents, SkillBag workspaces), validates every skill, and
 writes a folder that is the whole site: pages for people, a prebuilt search
 index, and static JSON endpoints for agents. No server is needed.`,
-		Version:       version,
+		Version:       thisVersion().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newBuildCmd(), newServeCmd(), newValidateCmd(), newQueryCmd(), newConvertCmd(), newSearchCmd(), newPackCmd())
+	// --version has no -v: -v is --verbose in every command that has it,
+	// as in go, git and cargo; skilldex version says the same.
+	root.Flags().Bool("version", false, "print the version (as skilldex version does)")
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(newBuildCmd(), newServeCmd(), newValidateCmd(), newQueryCmd(), newConvertCmd(), newSearchCmd(), newPackCmd(),
+		newVersionCmd())
 	return root
 }
 

@@ -89,7 +89,7 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 	sf.register(cmd)
 	cmd.Flags().StringVar(&site, "site", "", "answer from the built site in `DIR` (its api/v1 files) instead of the sources")
 	configFlag(cmd, &configFile)
-	cmd.Flags().BoolVar(&verbose, "verbose", false, "also print the folders of the sources not searched, and why")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print the folders of the sources not searched, and why")
 	return cmd
 }
 

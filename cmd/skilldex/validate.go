@@ -82,7 +82,7 @@ warns); 1 otherwise; 2 on usage or I/O failure.`,
 			if err != nil {
 				return failure(err)
 			}
-			if err := report.Write(cmd.OutOrStdout(), format, c, report.Options{Verbose: verbose, Version: version}); err != nil {
+			if err := report.Write(cmd.OutOrStdout(), format, c, report.Options{Verbose: verbose, Version: thisVersion().Module}); err != nil {
 				return failure(err)
 			}
 			if code := findingsCode(c, opt.Strict); code != exitOK {
