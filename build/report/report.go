@@ -22,13 +22,16 @@ type Options struct {
 	Verbose bool
 	// Version is skilldex's version, for SARIF.
 	Version string
+	// Color marks the severities of text output with ANSI colours, for a
+	// terminal.
+	Color bool
 }
 
 // Write writes c's diagnostics to w in format.
 func Write(w io.Writer, format string, c *catalog.Catalog, opt Options) error {
 	switch format {
 	case "text":
-		return Text(w, c, opt.Verbose)
+		return text(w, c, opt)
 	case "json":
 		return JSON(w, c)
 	case "github":
@@ -51,16 +54,44 @@ func allDiagnostics(c *catalog.Catalog) []diag.Diagnostic {
 
 // Text writes one line per diagnostic, compiler style, then a summary.
 func Text(w io.Writer, c *catalog.Catalog, verbose bool) error {
+	return text(w, c, Options{Verbose: verbose})
+}
+
+func text(w io.Writer, c *catalog.Catalog, opt Options) error {
 	for _, d := range allDiagnostics(c) {
-		if d.Severity == diag.Info && !verbose {
+		if d.Severity == diag.Info && !opt.Verbose {
 			continue
 		}
-		if _, err := fmt.Fprintln(w, d.String()); err != nil {
+		if _, err := fmt.Fprintln(w, Line(d, opt.Color)); err != nil {
 			return err
 		}
 	}
 	_, err := fmt.Fprintln(w, SummaryLine(c.Summarize()))
 	return err
+}
+
+// ANSI styles of Line.
+const (
+	styleBold  = "\x1b[1m"
+	styleDim   = "\x1b[2m"
+	styleReset = "\x1b[0m"
+)
+
+var severityStyle = map[diag.Severity]string{
+	diag.Error:   "\x1b[1;31m", // bold red
+	diag.Warning: "\x1b[1;33m", // bold yellow
+	diag.Info:    "\x1b[1;36m", // bold cyan
+}
+
+// Line is d as one line of text, compiler style (d.String()); with color,
+// the location is bold, the severity coloured by how grave it is and the
+// code dim, as compilers show them on a terminal.
+func Line(d diag.Diagnostic, color bool) string {
+	if !color {
+		return d.String()
+	}
+	return fmt.Sprintf("%s%s%s: %s%s%s: %s %s[%s]%s", styleBold, d.Location(), styleReset,
+		severityStyle[d.Severity], d.Severity, styleReset, d.Message, styleDim, d.Code, styleReset)
 }
 
 // SummaryLine describes a summary in one line.

@@ -99,15 +99,6 @@ func defaultIndex(p string) (string, error) {
 	return "", fmt.Errorf("no index at public/%s or public/%s: run skilldex build first (with publish.bleve on, the default), or pass --index", index.BleveDir, index.BleveArchive)
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
 // printHits writes the results for people: name, labels, the description
 // (or the best highlighted fragment) and the page URL. Matches are shown
 // in reverse video on a terminal and as **word** elsewhere.
