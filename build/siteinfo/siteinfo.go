@@ -158,7 +158,10 @@ func New(title, base string) (*Info, error) {
 	}
 	u, err := url.Parse(base)
 	if err != nil {
-		return nil, fmt.Errorf("base URL %q: %v", base, err)
+		if ue, ok := err.(*url.Error); ok {
+			err = ue.Err // without the URL again
+		}
+		return nil, fmt.Errorf("base URL %q is not a URL: %v", base, err)
 	}
 	if u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("base URL %q: want http or https, not %s", base, u.Scheme)

@@ -54,7 +54,7 @@ func (f *siteFlags) profile() (stop func(), err error) {
 	if f.cpuProfile != "" {
 		file, err := os.Create(f.cpuProfile)
 		if err != nil {
-			return nil, err
+			return nil, createProblem("--cpuprofile", f.cpuProfile, err)
 		}
 		if err := pprof.StartCPUProfile(file); err != nil {
 			file.Close()
@@ -69,7 +69,7 @@ func (f *siteFlags) profile() (stop func(), err error) {
 		}
 		file, err := os.Create(f.memProfile)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "skilldex: memprofile:", err)
+			fmt.Fprintln(os.Stderr, "skilldex:", createProblem("--memprofile", f.memProfile, err))
 			return
 		}
 		defer file.Close()

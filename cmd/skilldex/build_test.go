@@ -188,7 +188,7 @@ publish:
 		"typo":      "line 2: key sourcs is not a known key",
 		"badpaths":  `api.paths is "some"`,
 		"badlegacy": `discovery.legacy is "maybe"`,
-		"missing":   "no such file",
+		"missing":   "skilldex.yaml does not exist; give the path of a skilldex.yaml, or run skilldex init to make one",
 	} {
 		code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, file, "skilldex.yaml"))
 		if code != exitFailure || !strings.Contains(stderr, want) {

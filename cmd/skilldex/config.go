@@ -109,11 +109,14 @@ func loadConfig(path string) (*config, error) {
 		path = ConfigFile
 	}
 	data, err := os.ReadFile(path)
-	if err != nil {
-		if !explicit && errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("config: %w", err)
+	switch {
+	case err == nil:
+	case !explicit && errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case explicit && errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("--config %s does not exist; give the path of a %s, or run skilldex init to make one", path, ConfigFile)
+	default:
+		return nil, fmt.Errorf("cannot read the config file: %s", pathProblem(err))
 	}
 	var c config
 	dec := yaml.NewDecoder(bytes.NewReader(data))

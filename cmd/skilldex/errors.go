@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -39,6 +40,28 @@ func pathProblem(err error) string {
 		return "no space left on the device of " + pe.Path
 	}
 	return pe.Path + ": " + pe.Err.Error()
+}
+
+// userMessage is err's message with the file system's words for a path
+// replaced by pathProblem's: "source /x: /x cannot be accessed:
+// permission denied", not "source /x: open /x: permission denied".
+func userMessage(err error) string {
+	msg := err.Error()
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		msg = strings.Replace(msg, pe.Error(), pathProblem(pe), 1)
+	}
+	return msg
+}
+
+// createProblem says why a file the user named (flag, such as
+// "--cpuprofile") could not be created, and what to do.
+func createProblem(flag, path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && errors.Is(pe.Err, fs.ErrNotExist) {
+		return fmt.Errorf("cannot write %s %s: the folder %s does not exist; create it or choose another path", flag, path, filepath.Dir(path))
+	}
+	return fmt.Errorf("cannot write %s %s: %s; choose another path", flag, path, pathProblem(err))
 }
 
 // flagError rewrites pflag's errors: each names the flag, says what was

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -59,12 +60,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "skilldex:", ee.err)
+			fmt.Fprintln(stderr, "skilldex:", userMessage(ee.err))
 		}
 		return ee.code
 	}
 	// Errors cobra raises itself are usage errors.
-	fmt.Fprintln(stderr, "skilldex:", err)
+	msg := err.Error()
+	if strings.HasPrefix(msg, "unknown command") {
+		msg = strings.TrimRight(msg, "\n") + "\nskilldex help lists the commands"
+	}
+	fmt.Fprintln(stderr, "skilldex:", msg)
 	return exitFailure
 }
 

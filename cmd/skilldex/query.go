@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,17 +42,24 @@ sources: the static answer file api/v1/skills/NAME/PATH.json when there is
 one, else (filters, paths without a file) the same engine on the document
 in api/v1/skills/NAME.json. The output is the same either way.
 
-Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
+Exit status: 0 when found; 1 when not (SKILL_NOT_FOUND, PATH_NOT_FOUND,
+VALIDATION_FAILED); 2 when the query is invalid (INVALID_QUERY: it cannot
+be read, a filter's pattern has an unclosed '[', or it filters something
+that is not a list), and on usage or I/O failure.`,
 		Example: `  skilldex query skills/ 'agent-browser:commands.click'
   skilldex query 'stripe-best-practices:decisions?when=*Charges*'
   skilldex query skills/ 'mermaid-diagrams:reference.sequence.parallel'
   skilldex query --site public 'agent-browser:commands.click'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsBetween(1, -1, "a query such as 'agent-browser:commands.click'"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw := args[len(args)-1]
 			q, err := uasp.ParseQuery(raw)
 			if err != nil {
-				return failure(fmt.Errorf("query %q: %v", raw, err))
+				// Answered as any query is, for the programs that read
+				// the answers: with what could be read of it.
+				name, rest, _ := strings.Cut(strings.TrimSpace(raw), ":")
+				path, _, _ := strings.Cut(rest, "?")
+				return printAnswer(cmd, uasp.MarshalAnswer(uasp.Failure(name, path, uasp.ErrInvalidQuery, err.Error())))
 			}
 			if site != "" {
 				if len(args) > 1 {
@@ -77,13 +86,7 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 					}
 				}
 			}
-			if _, err := cmd.OutOrStdout().Write(uasp.MarshalAnswer(a)); err != nil {
-				return failure(err)
-			}
-			if !a.Found {
-				return &exitError{code: exitFindings}
-			}
-			return nil
+			return printAnswer(cmd, uasp.MarshalAnswer(a))
 		},
 	}
 	sf.register(cmd)
@@ -98,15 +101,35 @@ func querySite(cmd *cobra.Command, dir string, q uasp.Query) error {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return failure(fmt.Errorf("--site %s is not a folder; give the folder skilldex build wrote (-o, default public)", dir))
 	}
-	b, found, err := api.QuerySite(os.DirFS(dir), q)
+	b, _, err := api.QuerySite(os.DirFS(dir), q)
+	if errors.Is(err, api.ErrNotSite) {
+		return failure(fmt.Errorf("--site %s is not a site skilldex built: it has no %s; give the folder skilldex build wrote (-o, default public), or build it first", dir, api.IndexPath))
+	}
 	if err != nil {
 		return failure(err)
 	}
-	if _, err := cmd.OutOrStdout().Write(b); err != nil {
+	return printAnswer(cmd, b)
+}
+
+// printAnswer prints a query's answer (uasp.MarshalAnswer's JSON) and
+// returns the exit status it stands for: 0 when found; 2 when the query
+// is invalid (INVALID_QUERY: a usage error); 1 otherwise.
+func printAnswer(cmd *cobra.Command, answer []byte) error {
+	if _, err := cmd.OutOrStdout().Write(answer); err != nil {
 		return failure(err)
 	}
-	if !found {
-		return &exitError{code: exitFindings}
+	var a struct {
+		Found bool
+		Error *struct{ Code string }
 	}
-	return nil
+	if err := json.Unmarshal(answer, &a); err != nil {
+		return failure(fmt.Errorf("reading the answer: %v", err))
+	}
+	switch {
+	case a.Found:
+		return nil
+	case a.Error != nil && a.Error.Code == uasp.ErrInvalidQuery:
+		return &exitError{code: exitFailure}
+	}
+	return &exitError{code: exitFindings}
 }
