@@ -151,6 +151,7 @@ func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) 
 		return nil, fmt.Errorf("%v; give a URL such as https://acme.github.io/skills/ or a path such as /skills/", err)
 	}
 	info.Description = cfg.Description
+	info.Generator = thisVersion().String()
 	info.Repository, info.RepositoryBranch = cfg.Repository.URL, cfg.Repository.Branch
 	info.QueryPaths = cfg.API.Paths
 	info.LegacyDiscovery = cfg.Discovery.Legacy

@@ -1,9 +1,14 @@
 package main
 
 import (
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/skilldex/skilldex/internal/testutil"
 )
 
 // TestVersionOf reads the build info of each way skilldex is built.
@@ -84,5 +89,34 @@ func TestVersionCommand(t *testing.T) {
 	}
 	if len(with) < 4 {
 		t.Errorf("only %v have --verbose; want build, serve, validate and query", with)
+	}
+}
+
+// TestGeneratorMetaTag: every page names the skilldex that built it, in
+// the same line skilldex version prints, and --verbose starts with it.
+func TestGeneratorMetaTag(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), cliCatalog)
+	out := filepath.Join(t.TempDir(), "site")
+	code, _, stderr := runCLI(t, "build", filepath.Join(dir, "ok"), "-o", out, "--verbose")
+	if code != exitOK {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	want := thisVersion().String()
+	if !strings.HasPrefix(stderr, want+"\n") {
+		t.Errorf("build --verbose starts with %q, want the version line %q", strings.SplitN(stderr, "\n", 2)[0], want)
+	}
+	for _, page := range []string{"index.html", "skills/ok/index.html", "404.html"} {
+		doc := testutil.ReadHTML(t, filepath.Join(out, filepath.FromSlash(page)))
+		meta := testutil.FindElement(doc, func(n *html.Node) bool {
+			name, _ := testutil.Attr(n, "name")
+			return n.Data == "meta" && name == "generator"
+		})
+		if meta == nil {
+			t.Errorf("%s has no generator meta tag", page)
+			continue
+		}
+		if got, _ := testutil.Attr(meta, "content"); got != want {
+			t.Errorf("%s: generator %q, want %q", page, got, want)
+		}
 	}
 }
