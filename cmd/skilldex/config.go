@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -21,20 +22,33 @@ import (
 const ConfigFile = "skilldex.yaml"
 
 // config is skilldex.yaml. Flags given on the command line override it.
+// Its fields are in the order the README and the JSON Schema
+// (skilldex.schema.json) list the keys.
 type config struct {
 	Title       string   `yaml:"title"`
 	Description string   `yaml:"description"`
 	BaseURL     string   `yaml:"base_url"`
 	Repository  repoSpec `yaml:"repository"`
-	Sources     []string `yaml:"-"` // resolved paths of SourceEntries
-	Output      string   `yaml:"output"`
-	Strict      bool     `yaml:"strict"`
-	API         struct {
+	// SourceEntries are the sources as the file has them (sourceEntry),
+	// Sources their resolved paths, and sourceNames the names some give
+	// them, by resolved path (build.LoadOptions.SourceNames).
+	SourceEntries []sourceEntry `yaml:"sources"`
+	Sources       []string      `yaml:"-"`
+	sourceNames   map[string]string
+	Output        string `yaml:"output"`
+	Strict        bool   `yaml:"strict"`
+	API           struct {
 		// Paths is which UASP query paths get a static file: all,
 		// sections, none, or auto (all up to siteinfo.LargeCatalog
 		// skills, none beyond).
 		Paths string `yaml:"paths"`
 	} `yaml:"api"`
+	Discovery struct {
+		// Legacy is whether the v0.1 discovery index and its SKILL.md
+		// copies are published: true, false, or auto (true up to
+		// siteinfo.LargeCatalog skills).
+		Legacy string `yaml:"legacy"`
+	} `yaml:"discovery"`
 	// Publish turns the optional parts of the site on and off (see
 	// siteinfo.Parts); a part not named stays on.
 	Publish struct {
@@ -44,18 +58,6 @@ type config struct {
 		Bleve       *bool `yaml:"bleve"`
 		DerivedDocs *bool `yaml:"derived_docs"`
 	} `yaml:"publish"`
-	Discovery struct {
-		// Legacy is whether the v0.1 discovery index and its SKILL.md
-		// copies are published: true, false, or auto (true up to
-		// siteinfo.LargeCatalog skills).
-		Legacy string `yaml:"legacy"`
-	} `yaml:"discovery"`
-
-	// SourceEntries are the sources as the file has them (sourceEntry),
-	// and sourceNames the names some give them, by resolved path
-	// (build.LoadOptions.SourceNames).
-	SourceEntries []sourceEntry `yaml:"sources"`
-	sourceNames   map[string]string
 
 	// dir is the folder holding the file: sources and output are relative
 	// to it, so a build gives the same site from any working folder.
@@ -67,7 +69,9 @@ type config struct {
 // whose name says where the source's skills come from (the Source facet;
 // see package sourcename for the name a source gets without one).
 type sourceEntry struct {
-	Path, Name string
+	// The tags name the keys UnmarshalYAML reads (and configKeys lists).
+	Path string `yaml:"path"`
+	Name string `yaml:"name"`
 }
 
 // UnmarshalYAML reads a path or a {path, name} mapping.
@@ -122,7 +126,7 @@ func loadConfig(path string) (*config, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %v (the keys are title, description, base_url, repository, sources, output, strict, api.paths, discovery.legacy, publish.markdown, publish.sources, publish.archives, publish.bleve, publish.derived_docs)", path, yamlMessage(err))
+		return nil, fmt.Errorf("%s: %v (the keys are %s)", path, yamlMessage(err), strings.Join(configKeys(reflect.TypeFor[config](), "", false), ", "))
 	}
 	switch c.API.Paths {
 	case "", "auto", "all", "sections", "none":
@@ -153,6 +157,37 @@ func loadConfig(path string) (*config, error) {
 		c.Output = c.resolve(c.Output)
 	}
 	return &c, nil
+}
+
+// configKeys lists the keys of the config type t, as the file writes them:
+// a mapping's keys under it, dotted (api.paths). A key whose value reads
+// itself (a yaml.Unmarshaler, such as repository and sources) is one key,
+// unless all is set: then its keys are listed too (repository.url,
+// sources[].path), as the config's JSON Schema has them.
+func configKeys(t reflect.Type, prefix string, all bool) []string {
+	var keys []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		key := prefix + name
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Slice {
+			ft = ft.Elem()
+			key += "[]"
+		}
+		reads := reflect.PointerTo(ft).Implements(reflect.TypeFor[yaml.Unmarshaler]())
+		if ft.Kind() == reflect.Struct && (all || !reads) {
+			keys = append(keys, configKeys(ft, key+".", all)...)
+			continue
+		}
+		keys = append(keys, strings.TrimSuffix(key, "[]"))
+	}
+	return keys
 }
 
 // parts returns the site parts the config publishes.

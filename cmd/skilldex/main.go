@@ -91,7 +91,7 @@ index, and static JSON endpoints for agents. No server is needed.`,
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(flagError)
 	root.AddCommand(newBuildCmd(), newServeCmd(), newValidateCmd(), newQueryCmd(), newConvertCmd(), newSearchCmd(), newPackCmd(),
-		newVersionCmd())
+		newInitCmd(), newConfigCmd(), newVersionCmd())
 	return root
 }
 
