@@ -11,6 +11,7 @@ import (
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/report"
 	"github.com/skilldex/skilldex/build/uasp"
 )
 
@@ -51,9 +52,11 @@ name); 2 on usage or I/O failure.`,
 			if err != nil {
 				return err
 			}
+			stderr := cmd.ErrOrStderr()
+			color := useColor(stderr)
 			for _, d := range s.Diagnostics {
 				if d.Severity == diag.Error || strings.HasPrefix(d.Code, "uasp-") {
-					fmt.Fprintln(cmd.ErrOrStderr(), d)
+					fmt.Fprintln(stderr, report.Line(d, color))
 				}
 			}
 			if s.Doc == nil {

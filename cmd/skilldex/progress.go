@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/term"
+
 	"github.com/skilldex/skilldex/build"
 )
 
@@ -197,20 +199,18 @@ func duration(d time.Duration) string {
 	return d.Round(time.Second).String()
 }
 
-// isTerminal reports whether w is a terminal (a character device: the
-// console on Windows too).
+// isTerminal reports whether w is a terminal: not a file, a pipe or
+// /dev/null (which is a character device too).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// useColor reports whether to colour what goes to w: on a terminal,
-// unless NO_COLOR is set (no-color.org) or the terminal says it has none
-// (TERM=dumb).
-func useColor(w io.Writer) bool {
-	return isTerminal(w) && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb"
+// useColor reports whether to colour what goes to w (see wantColor).
+func useColor(w io.Writer) bool { return wantColor(isTerminal(w), os.Getenv) }
+
+// wantColor says whether to colour output: on a terminal, unless NO_COLOR
+// is set (no-color.org) or the terminal says it has none (TERM=dumb).
+func wantColor(terminal bool, getenv func(string) string) bool {
+	return terminal && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -131,6 +134,57 @@ func TestNumber(t *testing.T) {
 	for n, want := range map[int]string{0: "0 files", 1: "1 file", 2: "2 files", 12000: "12,000 files"} {
 		if got := plural(n, "file", "files"); got != want {
 			t.Errorf("plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestColor: colour only on a terminal, and never with NO_COLOR or
+// TERM=dumb; /dev/null, a pipe and a file are no terminal.
+func TestColor(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		return func(k string) string {
+			for i := 0; i+1 < len(kv); i += 2 {
+				if kv[i] == k {
+					return kv[i+1]
+				}
+			}
+			return ""
+		}
+	}
+	cases := []struct {
+		terminal bool
+		getenv   func(string) string
+		want     bool
+	}{
+		{true, env("TERM", "xterm-256color"), true},
+		{true, env("NO_COLOR", "1"), false},
+		{true, env("TERM", "dumb"), false},
+		{false, env(), false},
+	}
+	for i, c := range cases {
+		if got := wantColor(c.terminal, c.getenv); got != c.want {
+			t.Errorf("case %d: colour %v, want %v", i, got, c.want)
+		}
+	}
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	file, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	for name, out := range map[string]io.Writer{"/dev/null": null, "a pipe": w, "a file": file, "a buffer": &bytes.Buffer{}} {
+		if isTerminal(out) {
+			t.Errorf("%s is taken for a terminal", name)
 		}
 	}
 }
