@@ -176,11 +176,12 @@ func configKeys(t reflect.Type, prefix string, all bool) []string {
 		if ft.Kind() == reflect.Pointer {
 			ft = ft.Elem()
 		}
+		reads := readsItself(ft)
 		if ft.Kind() == reflect.Slice {
 			ft = ft.Elem()
 			key += "[]"
+			reads = reads || readsItself(ft)
 		}
-		reads := reflect.PointerTo(ft).Implements(reflect.TypeFor[yaml.Unmarshaler]())
 		if ft.Kind() == reflect.Struct && (all || !reads) {
 			keys = append(keys, configKeys(ft, key+".", all)...)
 			continue
@@ -188,6 +189,11 @@ func configKeys(t reflect.Type, prefix string, all bool) []string {
 		keys = append(keys, strings.TrimSuffix(key, "[]"))
 	}
 	return keys
+}
+
+// readsItself reports whether a value of type t reads its own YAML.
+func readsItself(t reflect.Type) bool {
+	return reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]())
 }
 
 // parts returns the site parts the config publishes.
