@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	// Errors cobra raises itself are usage errors.
 	msg := err.Error()
-	if strings.HasPrefix(msg, "unknown command") {
+	if strings.HasPrefix(msg, `unknown command `) && strings.Contains(msg, ` for "skilldex"`) {
 		msg = strings.TrimRight(msg, "\n") + "\nskilldex help lists the commands"
 	}
 	fmt.Fprintln(stderr, "skilldex:", msg)
