@@ -9,6 +9,9 @@ import (
 	"io"
 	"strings"
 
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
 )
@@ -94,21 +97,25 @@ func Line(d diag.Diagnostic, color bool) string {
 		severityStyle[d.Severity], d.Severity, styleReset, d.Message, styleDim, d.Code, styleReset)
 }
 
-// SummaryLine describes a summary in one line.
+// SummaryLine describes a summary in one line; counts have thousands
+// separators (10,000 skills).
 func SummaryLine(s catalog.Summary) string {
-	line := fmt.Sprintf("%s: %d approved, %d caution, %d rejected", plural(s.Skills, "skill", "skills"), s.Approved, s.Caution, s.Rejected)
+	line := printer.Sprintf("%s: %d approved, %d caution, %d rejected", plural(s.Skills, "skill", "skills"), s.Approved, s.Caution, s.Rejected)
 	if s.Shadowed > 0 {
-		line += fmt.Sprintf(", %d shadowed", s.Shadowed)
+		line += printer.Sprintf(", %d shadowed", s.Shadowed)
 	}
 	line += fmt.Sprintf("; %s, %s, %s", plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), plural(s.Infos, "info", "infos"))
 	return line
 }
 
+// printer writes numbers as people read them in English.
+var printer = message.NewPrinter(language.English)
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return printer.Sprintf("%d %s", n, many)
 }
 
 // JSONSkill is one skill in the JSON report.

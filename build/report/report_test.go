@@ -207,3 +207,13 @@ func TestTextColor(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryLineCounts: counts read as people write them, with their
+// noun in the right number.
+func TestSummaryLineCounts(t *testing.T) {
+	got := SummaryLine(catalog.Summary{Skills: 10000, Approved: 9000, Caution: 1000, Shadowed: 1200, Warnings: 28050, Infos: 1})
+	want := "10,000 skills: 9,000 approved, 1,000 caution, 0 rejected, 1,200 shadowed; 0 errors, 28,050 warnings, 1 info"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
