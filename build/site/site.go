@@ -130,6 +130,10 @@ type navItem struct{ Label, Link, Section string }
 // Link returns the root-relative link of a site path.
 func (v *siteView) Link(p string) string { return v.info.Link(p) }
 
+// Generator names the program that built the site, for the generator
+// meta tag.
+func (v *siteView) Generator() string { return v.info.Generator }
+
 // Asset returns the link of an asset, with a version query so that browsers
 // fetch it anew when it changes.
 func (v *siteView) Asset(name string) string { return v.assets[name] }
@@ -180,7 +184,7 @@ func newRenderer(site *siteinfo.Info, minify bool) (*renderer, error) {
 	}
 	r.view = v
 
-	fmt.Fprintf(digest, "minify:%v\x00", minify)
+	fmt.Fprintf(digest, "minify:%v\x00generator:%s\x00", minify, site.Generator)
 	funcs := template.FuncMap{"lower": strings.ToLower}
 	shared := []string{"base.html", "partials.html"}
 	sources := map[string]string{}

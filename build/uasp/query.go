@@ -101,6 +101,9 @@ func ParseQuery(s string) (Query, error) {
 			case key == "":
 				return q, fmt.Errorf("filter %q has no key before '='; write KEY=GLOB", part)
 			}
+			if err := checkGlob(key, pat); err != nil {
+				return q, err
+			}
 			q.Filters = append(q.Filters, Filter{Key: key, Pattern: pat})
 		}
 	}

@@ -28,7 +28,7 @@ func TestBuildExitCodes(t *testing.T) {
 		err   string // in stderr
 		wrote bool   // the site exists afterwards
 	}{
-		{"clean", []string{"build", ok, "-o", out}, 0, "published 1 skills", true},
+		{"clean", []string{"build", ok, "-o", out}, 0, "published 1 skill to", true},
 		{"warning is not failure", []string{"build", warn, "-o", out}, 0, "1 warning", true},
 		{"strict fails on a warning", []string{"build", "--strict", warn, "-o", out + "-strict"}, 1, "--strict", false},
 		{"a rejected skill is reported, the rest published", []string{"build", dir, "-o", out}, 1, "must start with YAML frontmatter", true},
@@ -164,7 +164,7 @@ publish:
 	}
 	// skilldex.yaml in the working folder is read without --config.
 	t.Chdir(filepath.Join(dir, "site"))
-	if code, _, stderr := runCLI(t, "build", "-o", filepath.Join(t.TempDir(), "cwd")); code != exitOK || !strings.Contains(stderr, "published 1 skills") {
+	if code, _, stderr := runCLI(t, "build", "-o", filepath.Join(t.TempDir(), "cwd")); code != exitOK || !strings.Contains(stderr, "published 1 skill to") {
 		t.Errorf("skilldex.yaml in the working folder: exit %d, %s", code, stderr)
 	}
 	// api.paths and discovery.legacy take effect; YAML's false is
@@ -189,7 +189,7 @@ publish:
 		"typo":      "line 2: key sourcs is not a known key",
 		"badpaths":  `api.paths is "some"`,
 		"badlegacy": `discovery.legacy is "maybe"`,
-		"missing":   "no such file",
+		"missing":   "skilldex.yaml does not exist; give the path of a skilldex.yaml, or run skilldex init to make one",
 	} {
 		code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, file, "skilldex.yaml"))
 		if code != exitFailure || !strings.Contains(stderr, want) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 
@@ -22,20 +23,33 @@ import (
 const ConfigFile = "skilldex.yaml"
 
 // config is skilldex.yaml. Flags given on the command line override it.
+// Its fields are in the order the README and the JSON Schema
+// (skilldex.schema.json) list the keys.
 type config struct {
 	Title       string   `yaml:"title"`
 	Description string   `yaml:"description"`
 	BaseURL     string   `yaml:"base_url"`
 	Repository  repoSpec `yaml:"repository"`
-	Sources     []string `yaml:"-"` // resolved paths of SourceEntries
-	Output      string   `yaml:"output"`
-	Strict      bool     `yaml:"strict"`
-	API         struct {
+	// SourceEntries are the sources as the file has them (sourceEntry),
+	// Sources their resolved paths, and sourceNames the names some give
+	// them, by resolved path (build.LoadOptions.SourceNames).
+	SourceEntries sourceList `yaml:"sources"`
+	Sources       []string   `yaml:"-"`
+	sourceNames   map[string]string
+	Output        string `yaml:"output"`
+	Strict        bool   `yaml:"strict"`
+	API           struct {
 		// Paths is which UASP query paths get a static file: all,
 		// sections, none, or auto (all up to siteinfo.LargeCatalog
 		// skills, none beyond).
 		Paths string `yaml:"paths"`
 	} `yaml:"api"`
+	Discovery struct {
+		// Legacy is whether the v0.1 discovery index and its SKILL.md
+		// copies are published: true, false, or auto (true up to
+		// siteinfo.LargeCatalog skills).
+		Legacy string `yaml:"legacy"`
+	} `yaml:"discovery"`
 	// Publish turns the optional parts of the site on and off (see
 	// siteinfo.Parts); a part not named stays on.
 	Publish struct {
@@ -45,18 +59,6 @@ type config struct {
 		Bleve       *bool `yaml:"bleve"`
 		DerivedDocs *bool `yaml:"derived_docs"`
 	} `yaml:"publish"`
-	Discovery struct {
-		// Legacy is whether the v0.1 discovery index and its SKILL.md
-		// copies are published: true, false, or auto (true up to
-		// siteinfo.LargeCatalog skills).
-		Legacy string `yaml:"legacy"`
-	} `yaml:"discovery"`
-
-	// SourceEntries are the sources as the file has them (sourceEntry),
-	// and sourceNames the names some give them, by resolved path
-	// (build.LoadOptions.SourceNames).
-	SourceEntries sourceList `yaml:"sources"`
-	sourceNames   map[string]string
 
 	// dir is the folder holding the file: sources and output are relative
 	// to it, so a build gives the same site from any working folder.
@@ -68,7 +70,9 @@ type config struct {
 // whose name says where the source's skills come from (the Source facet;
 // see package sourcename for the name a source gets without one).
 type sourceEntry struct {
-	Path, Name string
+	// The tags name the keys UnmarshalYAML reads (and configKeys lists).
+	Path string `yaml:"path"`
+	Name string `yaml:"name"`
 }
 
 // sourceList is the sources key: a list of sourceEntry.
@@ -136,11 +140,14 @@ func loadConfig(path string) (*config, error) {
 		path = ConfigFile
 	}
 	data, err := os.ReadFile(path)
-	if err != nil {
-		if !explicit && errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("config: %w", err)
+	switch {
+	case err == nil:
+	case !explicit && errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case explicit && errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("--config %s does not exist; give the path of a %s, or run skilldex init to make one", path, ConfigFile)
+	default:
+		return nil, fmt.Errorf("cannot read the config file: %s", pathProblem(err))
 	}
 	var c config
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -150,7 +157,7 @@ func loadConfig(path string) (*config, error) {
 		// The list helps with a mistyped key of the file's; a mistake in a
 		// source or in repository has its own message.
 		if unknownKey.MatchString(err.Error()) {
-			msg += " (the keys are title, description, base_url, repository, sources, output, strict, api.paths, discovery.legacy, publish.markdown, publish.sources, publish.archives, publish.bleve, publish.derived_docs)"
+			msg += " (the keys are " + strings.Join(configKeys(reflect.TypeFor[config](), "", false), ", ") + ")"
 		}
 		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
@@ -183,6 +190,43 @@ func loadConfig(path string) (*config, error) {
 		c.Output = c.resolve(c.Output)
 	}
 	return &c, nil
+}
+
+// configKeys lists the keys of the config type t, as the file writes them:
+// a mapping's keys under it, dotted (api.paths). A key whose value reads
+// itself (a yaml.Unmarshaler, such as repository and sources) is one key,
+// unless all is set: then its keys are listed too (repository.url,
+// sources[].path), as the config's JSON Schema has them.
+func configKeys(t reflect.Type, prefix string, all bool) []string {
+	var keys []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		key := prefix + name
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		reads := readsItself(ft)
+		if ft.Kind() == reflect.Slice {
+			ft = ft.Elem()
+			key += "[]"
+			reads = reads || readsItself(ft)
+		}
+		if ft.Kind() == reflect.Struct && (all || !reads) {
+			keys = append(keys, configKeys(ft, key+".", all)...)
+			continue
+		}
+		keys = append(keys, strings.TrimSuffix(key, "[]"))
+	}
+	return keys
+}
+
+// readsItself reports whether a value of type t reads its own YAML.
+func readsItself(t reflect.Type) bool {
+	return reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]())
 }
 
 // parts returns the site parts the config publishes.

@@ -45,7 +45,7 @@ Messages go to standard error; standard output is the protocol's.`,
 		Example: `  skilldex mcp --site public
   skilldex mcp --site https://acme.github.io/skills/
   claude mcp add skills -- skilldex mcp --site https://acme.github.io/skills/`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			location := site

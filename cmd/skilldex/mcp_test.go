@@ -63,7 +63,7 @@ func TestMCPStartErrors(t *testing.T) {
 	}{
 		{[]string{"mcp", "--site", t.TempDir()}, "holds no .skilldex-site"},
 		{[]string{"mcp", "--site", "http://127.0.0.1:1/skills/"}, "cannot read the site at http://127.0.0.1:1/skills/"},
-		{[]string{"mcp", "extra"}, "unknown command"},
+		{[]string{"mcp", "extra"}, "skilldex mcp takes no arguments"},
 	} {
 		code, out, errs := runCLI(t, c.args...)
 		if code != exitFailure || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {

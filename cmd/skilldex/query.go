@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -47,18 +49,25 @@ api/v1/skills/NAME/paths.json lists, or else the whole document
 (api/v1/skills/NAME.json), in which the rest of PATH is looked up; filters
 are applied to the value. The output is the same either way.
 
-Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
+Exit status: 0 when found; 1 when not (SKILL_NOT_FOUND, PATH_NOT_FOUND,
+VALIDATION_FAILED); 2 when the query is invalid (INVALID_QUERY: it cannot
+be read, a filter's pattern has an unclosed '[', or it filters something
+that is not a list), and on usage or I/O failure.`,
 		Example: `  skilldex query skills/ 'agent-browser:commands.click'
   skilldex query 'stripe-best-practices:decisions?when=*Charges*'
   skilldex query skills/ 'mermaid-diagrams:reference.sequence.parallel'
   skilldex query --site public 'agent-browser:commands.click'
   skilldex query --site https://acme.github.io/skills/ 'pdf-tools:meta.description'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsBetween(1, -1, "a query such as 'agent-browser:commands.click'"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw := args[len(args)-1]
 			q, err := uasp.ParseQuery(raw)
 			if err != nil {
-				return failure(fmt.Errorf("query %q: %v", raw, err))
+				// Answered as any query is, for the programs that read
+				// the answers: with what could be read of it.
+				name, rest, _ := strings.Cut(strings.TrimSpace(raw), ":")
+				path, _, _ := strings.Cut(rest, "?")
+				return printAnswer(cmd, uasp.MarshalAnswer(uasp.Failure(name, path, uasp.ErrInvalidQuery, err.Error())))
 			}
 			if site != "" {
 				if len(args) > 1 {
@@ -85,19 +94,13 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 					}
 				}
 			}
-			if _, err := cmd.OutOrStdout().Write(uasp.MarshalAnswer(a)); err != nil {
-				return failure(err)
-			}
-			if !a.Found {
-				return &exitError{code: exitFindings}
-			}
-			return nil
+			return printAnswer(cmd, uasp.MarshalAnswer(a))
 		},
 	}
 	sf.register(cmd)
 	cmd.Flags().StringVar(&site, "site", "", "answer from the built site in `DIR`, or published at a URL (its api/v1 files), instead of the sources")
 	configFlag(cmd, &configFile)
-	cmd.Flags().BoolVar(&verbose, "verbose", false, "also print the folders of the sources not searched, and why")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print the folders of the sources not searched, and why")
 	return cmd
 }
 
@@ -128,15 +131,32 @@ func querySite(cmd *cobra.Command, location string, q uasp.Query) error {
 	if err != nil {
 		return failure(err)
 	}
-	b, found, err := s.Query(cmd.Context(), q)
+	b, _, err := s.Query(cmd.Context(), q)
 	if err != nil {
 		return failure(err)
 	}
-	if _, err := cmd.OutOrStdout().Write(b); err != nil {
+	return printAnswer(cmd, b)
+}
+
+// printAnswer prints a query's answer (uasp.MarshalAnswer's JSON) and
+// returns the exit status it stands for: 0 when found; 2 when the query
+// is invalid (INVALID_QUERY: a usage error); 1 otherwise.
+func printAnswer(cmd *cobra.Command, answer []byte) error {
+	if _, err := cmd.OutOrStdout().Write(answer); err != nil {
 		return failure(err)
 	}
-	if !found {
-		return &exitError{code: exitFindings}
+	var a struct {
+		Found bool
+		Error *struct{ Code string }
 	}
-	return nil
+	if err := json.Unmarshal(answer, &a); err != nil {
+		return failure(fmt.Errorf("reading the answer: %v", err))
+	}
+	switch {
+	case a.Found:
+		return nil
+	case a.Error != nil && a.Error.Code == uasp.ErrInvalidQuery:
+		return &exitError{code: exitFailure}
+	}
+	return &exitError{code: exitFindings}
 }

@@ -30,7 +30,11 @@ func TestQueryCommand(t *testing.T) {
 		{"skill:agent-browser:state.entities.refs.created_by", 0, `"snapshot"`},
 		{"agent-browser:commands.nope", 1, `"code": "PATH_NOT_FOUND"`},
 		{"nobody:commands", 1, `"code": "SKILL_NOT_FOUND"`},
-		{"agent-browser:commands?syntax=*", 1, `"code": "INVALID_QUERY"`},
+		{"agent-browser:commands?syntax=*", 2, `"code": "INVALID_QUERY"`},
+		// A malformed query or glob is answered too, as an invalid query.
+		{"no-colon", 2, "\"skill\": \"no-colon\",\n  \"path\": \"\",\n  \"found\": false,\n  \"error\": {\n    \"code\": \"INVALID_QUERY\",\n    \"message\": \"\\\"no-colon\\\" has no ':'"},
+		{"agent-browser:commands..click", 2, `"path": "commands..click",`},
+		{"agent-browser:commands?cmd=[abc", 2, `"message": "filter cmd=[abc: the '[' at character 1 is never closed; close the class ([abc] matches a, b or c) or write [[] to match a '['"`},
 	}
 	for _, c := range cases {
 		code, out, errs := runCLI(t, "query", dir, c.query)
@@ -41,8 +45,11 @@ func TestQueryCommand(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &m); err != nil || !strings.HasSuffix(out, "}\n") {
 			t.Errorf("query %s: output is not one JSON object: %v", c.query, err)
 		}
+		if c.code == exitFailure && (m["error"].(map[string]any)["code"] != uasp.ErrInvalidQuery || errs != "") {
+			t.Errorf("query %s: exit 2 but the answer is not INVALID_QUERY, or stderr has %q", c.query, errs)
+		}
 	}
-	for _, bad := range [][]string{{"query"}, {"query", dir, "no-colon"}, {"query", dir, "a:b..c"}, {"query", "/nonexistent/dir", "a:b"}} {
+	for _, bad := range [][]string{{"query"}, {"query", "/nonexistent/dir", "a:b"}} {
 		if code, _, errs := runCLI(t, bad...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", bad, code, errs)
 		}
@@ -138,6 +145,8 @@ func TestQuerySite(t *testing.T) {
 		"stripe-best-practices:sources.stripe:migration/charges",
 		"agent-browser:commands.nope",
 		"agent-browser:commands?syntax=*",
+		"agent-browser:commands?cmd=[abc",
+		"no-colon",
 	} {
 		wantCode, want, _ := runCLI(t, "query", dir, q)
 		code, got, errs := runCLI(t, "query", "--site", site, q)
