@@ -28,8 +28,6 @@ type Options struct {
 	Site *siteinfo.Info
 	// NoMinify writes HTML, CSS and JavaScript as generated.
 	NoMinify bool
-	// Progress, when set, is told about each stage as it starts.
-	Progress func(stage string)
 	// Previous is the manifest of the site now at Output, from the Result
 	// of the build that wrote it. With it (and a LoadOptions.Cache), the
 	// build is incremental: only what changed is rendered and written, and
@@ -117,10 +115,7 @@ func notices(site *siteinfo.Info) []Notice {
 // the digests of the skills' files for the discovery index; pages: the
 // HTML pages for the sitemap, which no other writer makes,
 // TestOnlyPagesWriteHTMLPages).
-func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, progress func(string)) error {
-	if progress == nil {
-		progress = func(string) {}
-	}
+func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, progress *Progress) error {
 	// The labels tell the writers apart in a CPU profile
 	// (go tool pprof -tagfocus writer=api), goroutines they start
 	// included.
@@ -147,8 +142,8 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	progress("skills")
-	if err := skillPass(ctx, ws, works, labelled, c); err != nil {
+	progress.start(StageSkills, len(c.Skills))
+	if err := skillPass(ctx, ws, works, labelled, c, progress); err != nil {
 		return err
 	}
 	c.Complete()
@@ -159,7 +154,7 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		if works[i].Catalog == nil {
 			continue
 		}
-		progress(w.Name())
+		progress.start(w.Name(), 0)
 		var err error
 		inLabels(ctx, labelled[i], func() { err = works[i].Catalog() })
 		if err := wrap(i, err); err != nil {
@@ -183,9 +178,10 @@ func inLabels(ctx, labelled context.Context, f func()) {
 // skillPass runs every writer's work for each published skill, skills in
 // parallel. A skill whose document is still to be derived has its content
 // read first, which completes its summary; otherwise the content is read
-// when a writer first asks for it. It stops at the first error and
-// returns the error of the first skill in catalog order that failed.
-func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog) error {
+// when a writer first asks for it. A skill is counted done in progress
+// after its last writer. It stops at the first error and returns the error
+// of the first skill in catalog order that failed.
+func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog, progress *Progress) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make([]error, len(c.Skills))
@@ -210,6 +206,7 @@ func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []c
 				return
 			}
 		}
+		progress.add()
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -252,10 +249,6 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 		}
 		opt.Site = info
 	}
-	progress := opt.Progress
-	if progress == nil {
-		progress = func(string) {}
-	}
 	// The site is never read back as sources: it holds a copy of every
 	// skill (a folder skilldex built is skipped by its marker too, but the
 	// output may not be built yet).
@@ -263,7 +256,6 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if opt.Repository == "" {
 		opt.Repository = opt.Site.Repository
 	}
-	progress("load")
 	c, err := Load(ctx, opt.LoadOptions)
 	if err != nil {
 		return nil, err
@@ -287,7 +279,7 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := write(ctx, writers, c, out, site, opt.Cache.writers(), progress); err != nil {
+	if err := write(ctx, writers, c, out, site, opt.Cache.writers(), opt.Progress); err != nil {
 		out.Abort()
 		return nil, err
 	}

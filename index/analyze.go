@@ -16,6 +16,13 @@ import (
 // types them, and they would bloat the dictionary.
 const maxTokenLen = 32
 
+// MaxTokenLen is the longest word, in characters, that is a term.
+const MaxTokenLen = maxTokenLen
+
+// IsStopWord reports whether the folded word w is a stop word, which is
+// not indexed.
+func IsStopWord(w string) bool { return stopWords[w] }
+
 // stopWords are not indexed: they match nearly every skill. Single letters
 // other than these stay ("c", "r" are languages).
 var stopWords = map[string]bool{}

@@ -10,7 +10,10 @@
 // as a static host serves them).
 //
 // Tokens and stemming must stay identical to index/analyze.go, which the
-// Go tests check on every word of the shared corpus.
+// Go tests check on every word of the shared corpus. The ranking (parseQuery,
+// Index.matches, Index.search) is ported line for line to Go in
+// index/jsonsearch/search.go, which the MCP server uses: change both, and
+// its TestRankingMatchesCore compares them on the judged queries.
 
 const STOP = new Set(
   ('a an and are as at be but by for from has have how i if in into is it its of on or s t that the their ' +

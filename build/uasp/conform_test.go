@@ -1,14 +1,15 @@
 package uasp_test
 
 import (
-	"github.com/skilldex/skilldex/build/derive"
-	"github.com/skilldex/skilldex/build/uasp"
-	"github.com/skilldex/skilldex/internal/testskills"
 	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/skilldex/skilldex/build/derive"
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/internal/testskills"
 
 	"github.com/skilldex/skilldex/build/yamltree"
 )
