@@ -298,29 +298,36 @@ func analyseDocuments(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDo
 	return analysed, nil
 }
 
-// mergeSegments merges segments, in order, into one and returns its bytes,
-// as scorch's merger writes them to a file. One segment is returned as it
+// mergeSegments merges segments, in order, into one and writes it to w,
+// as scorch's merger writes it to a file. One segment is written as it
 // is: a group of one chunk is not merged, in every build alike.
-func mergeSegments(segs []*zap.SegmentBase) ([]byte, error) {
-	var b bytes.Buffer
+func mergeSegments(segs []*zap.SegmentBase, w io.Writer) error {
 	if len(segs) == 1 {
-		_, err := segs[0].WriteTo(&b)
-		return b.Bytes(), err
+		_, err := segs[0].WriteTo(w)
+		return err
 	}
+	// The merged segment is about as large as its parts: a buffer of
+	// their size grows no more, where one grown by doubling would hold
+	// up to twice the segment.
 	var body bytes.Buffer
+	size := 0
+	for _, s := range segs {
+		size += s.Size()
+	}
+	body.Grow(size)
 	cr := zap.NewCountHashWriter(&body)
 	_, numDocs, storedIndexOffset, fieldsIndexOffset, docValueOffset, dictLocs, fieldsInv, fieldsMap, err :=
 		zap.MergeToWriter(segs, make([]*roaring.Bitmap, len(segs)), zap.DefaultChunkMode, cr, nil)
 	if err != nil {
-		return nil, fmt.Errorf("bleve merge: %w", err)
+		return fmt.Errorf("bleve merge: %w", err)
 	}
 	merged, err := zap.InitSegmentBase(body.Bytes(), cr.Sum32(), zap.DefaultChunkMode, fieldsMap, fieldsInv,
 		numDocs, storedIndexOffset, fieldsIndexOffset, docValueOffset, dictLocs, nil)
 	if err != nil {
-		return nil, fmt.Errorf("bleve merge: %w", err)
+		return fmt.Errorf("bleve merge: %w", err)
 	}
-	_, err = merged.WriteTo(&b)
-	return b.Bytes(), err
+	_, err = merged.WriteTo(w)
+	return err
 }
 
 // segmentsBuilt counts calls of buildSegment, for tests of segment reuse.

@@ -312,14 +312,26 @@ func (bb *bleveBuild) merge(g int) error {
 		parts = append(parts, bb.inPass[j].seg)
 		bb.inPass[j].seg = nil
 	}
-	seg, err := mergeSegments(parts)
-	if err != nil {
+	p := BleveDir + "/" + segmentPath(g)
+	key := bb.groupKey(g)
+	if bb.m == nil || key == "" {
+		// Nothing keeps the segment: it goes straight to its file.
+		f, err := bb.out.Create(p)
+		if err != nil {
+			return err
+		}
+		err = mergeSegments(parts, f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
 		return err
 	}
-	if key := bb.groupKey(g); key != "" {
-		bb.m.Put(key, seg)
+	var seg bytes.Buffer
+	if err := mergeSegments(parts, &seg); err != nil {
+		return err
 	}
-	return bb.out.WriteRaw(BleveDir+"/"+segmentPath(g), seg)
+	bb.m.Put(key, seg.Bytes())
+	return bb.out.WriteRaw(p, seg.Bytes())
 }
 
 // groupKey is the memo key of group g's merged segment, whose skills'
