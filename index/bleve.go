@@ -10,18 +10,15 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 	butil "github.com/blevesearch/bleve/v2/util"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -33,11 +30,18 @@ import (
 // The bleve index is built offline into one zap segment and written so
 // that the same catalog always gives the same bytes (see writeBleve).
 
-// analyzerName is the text analyzer of the bleve index: Unicode word
-// boundaries, English possessives dropped, lowercase, English stop words,
-// Porter stemming. Built from bleve's own components, so that any bleve
-// program can open the index.
-const analyzerName = "skilldex_en"
+// analyzerName is the text analyzer of the bleve index: bleve's "en"
+// (Unicode word boundaries, English possessives dropped, lowercase,
+// English stop words, Porter stemming), which any bleve program has
+// without importing more than bleve itself.
+const analyzerName = en.AnalyzerName
+
+// allField is the index's default field, which bleve's query-string and
+// match queries search when they name no field: it holds the terms of the
+// ranking model (the terms of the JSON index), each with its weight in the
+// skill (see allFrequency), so that bleve's own scoring of a query on it
+// ranks as the model does.
+const allField = "_all"
 
 // Facet fields of the bleve index: keyword-analysed, stored, with doc
 // values, named f_<facet>.
@@ -48,12 +52,14 @@ type bleveDoc struct {
 	Name         string   `json:"name"`
 	NameExact    string   `json:"name_exact"`
 	Description  string   `json:"description"`
+	Triggers     string   `json:"triggers"`
 	Tags         []string `json:"tags"`
 	Capabilities []string `json:"capabilities"`
 	Category     []string `json:"category"`
 	Type         string   `json:"type"`
 	Keywords     []string `json:"keywords"`
 	Intents      []string `json:"intents"`
+	Headings     string   `json:"headings"`
 	Body         string   `json:"body"`
 
 	FType         []string `json:"f_type"`
@@ -66,25 +72,26 @@ type bleveDoc struct {
 	FSource       []string `json:"f_source"`
 
 	URL string `json:"url"`
+
+	// all are the document's model terms with their weights, for
+	// allField; bleve's mapping does not see them.
+	all []weighedTerm
 }
 
 // NewMapping returns the index mapping: every searchable field analysed
-// with analyzerName (name, description, tags, capabilities and category
-// stored with term vectors, for highlights; the body indexed only), the
-// exact name as a keyword, the facets as keywords with doc values, the
-// page URL stored only. Scoring is BM25; the weights are query boosts.
+// with bleve's "en" analyzer (name, description, triggers, tags,
+// capabilities, category, keywords and intents stored with term vectors,
+// for highlights; type, headings and the body indexed only), the exact
+// name as a keyword, the facets as keywords with doc values, the page URL
+// stored only, and the default field _all, which skilldex writes itself
+// (allField). Scoring is BM25. Everything it names is registered by
+// bleve's own package, so a program that imports only
+// github.com/blevesearch/bleve/v2 opens the index.
 func NewMapping() (*mapping.IndexMappingImpl, error) {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = bindex.BM25Scoring
-	err := im.AddCustomAnalyzer(analyzerName, map[string]any{
-		"type":          custom.Name,
-		"tokenizer":     unicode.Name,
-		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
-	})
-	if err != nil {
-		return nil, err
-	}
 	im.DefaultAnalyzer = analyzerName
+	im.DefaultField = allField
 	im.IndexDynamic, im.StoreDynamic, im.DocValuesDynamic = false, false, false
 
 	dm := bleve.NewDocumentStaticMapping()
@@ -99,12 +106,14 @@ func NewMapping() (*mapping.IndexMappingImpl, error) {
 	}
 	text("name", true)
 	text("description", true)
+	text("triggers", true)
 	text("tags", true)
 	text("capabilities", true)
 	text("category", true)
 	text("type", false)
 	text("keywords", true)
 	text("intents", true)
+	text("headings", false)
 	text("body", false)
 
 	kw := func(name string, docValues bool) {
@@ -127,6 +136,8 @@ func NewMapping() (*mapping.IndexMappingImpl, error) {
 	url.IncludeTermVectors = false
 	url.DocValues = false
 	dm.AddFieldMappingsAt("url", url)
+	// bleve composes no _all of its own: docBuilder writes it.
+	dm.AddSubDocumentMapping(allField, bleve.NewDocumentDisabledMapping())
 
 	im.DefaultMapping = dm
 	return im, nil
@@ -135,15 +146,7 @@ func NewMapping() (*mapping.IndexMappingImpl, error) {
 // exactName is the name_exact term of a skill name or a query: folded,
 // words joined by single hyphens ("Code Review" and "code-review" alike).
 func exactName(s string) string {
-	words := Words(Fold(s))
-	out := ""
-	for i, w := range words {
-		if i > 0 {
-			out += "-"
-		}
-		out += w
-	}
-	return out
+	return strings.Join(Words(Fold(s)), "-")
 }
 
 func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc {
@@ -151,12 +154,14 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc 
 		Name:          d.Name,
 		NameExact:     exactName(d.Name),
 		Description:   d.Description,
+		Triggers:      d.Triggers,
 		Tags:          d.Tags,
 		Capabilities:  d.Capabilities,
 		Category:      d.Categories,
 		Type:          d.Type,
 		Keywords:      d.Keywords,
 		Intents:       d.Intents,
+		Headings:      d.Headings,
 		Body:          d.Body,
 		FType:         perDoc["type"],
 		FCategory:     perDoc["category"],
@@ -167,6 +172,7 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc 
 		FFormat:       perDoc["format"],
 		FSource:       perDoc["source"],
 		URL:           url,
+		all:           weighTerms(d),
 	}
 }
 

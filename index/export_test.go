@@ -121,6 +121,7 @@ func analyseDocumentsBleve(m *mapping.IndexMappingImpl, ids []string, docs []*bl
 		if err := m.MapDocument(doc, d); err != nil {
 			return nil, err
 		}
+		doc.AddField(newAllField(d.all)) // skilldex's own field, which bleve cannot make
 		doc.AddIDField()
 		doc.VisitFields(func(f bindex.Field) {
 			if f.Options().IsIndexed() {

@@ -149,7 +149,7 @@ func FuzzQuantize(f *testing.F) {
 
 func TestScoring(t *testing.T) {
 	prev := uint8(0)
-	for _, w := range []float64{0.01, 0.5, 1, 2, 5, 10, 30, maxWeight()} {
+	for _, w := range []float64{0.01, 0.5, 1, 2, 5, 10, 20, maxWeight()} {
 		q := quantize(w)
 		if q < prev {
 			t.Errorf("quantize not monotonic at %v", w)
@@ -162,16 +162,21 @@ func TestScoring(t *testing.T) {
 	if quantize(maxWeight()) != quantLevels {
 		t.Error("the largest weight must quantize to the top level")
 	}
-	// A name match outweighs a body match of the same term.
-	sc := &scorer{}
-	for f := range sc.avg {
-		sc.avg[f] = 10
-	}
+	// A name match outweighs a body match of the same term, and a
+	// document's weights depend on the document alone.
 	var name, body [len(fields)]uint16
 	name[0], body[len(fields)-1] = 1, 3
-	lens := [len(fields)]int32{3, 20, 2, 2, 1, 1, 3, 6, 800}
-	if sc.weight(&name, &lens) <= 3*sc.weight(&body, &lens) {
-		t.Errorf("name %v, body %v", sc.weight(&name, &lens), sc.weight(&body, &lens))
+	var lens [len(fields)]int32
+	for f := range lens {
+		lens[f] = int32(fields[f].pivot)
+	}
+	if termWeight(&name, &lens) <= termWeight(&body, &lens) {
+		t.Errorf("name %v, body %v", termWeight(&name, &lens), termWeight(&body, &lens))
+	}
+	long := lens
+	long[len(fields)-1] *= 4
+	if termWeight(&body, &long) >= termWeight(&body, &lens) {
+		t.Error("the same count must weigh less in a longer body")
 	}
 	if idf(100, 1) <= idf(100, 50) {
 		t.Error("rare terms must weigh more")
@@ -237,20 +242,7 @@ func TestCoreTokenizerAgrees(t *testing.T) {
 	if err != nil {
 		t.Skip("node is not installed: static/search-core.js needs Node 20 or later to be checked (apt-get install nodejs)")
 	}
-	words := map[string]bool{}
-	corpus := testutil.Testdata(t, "corpus", "skills")
-	filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-			return err
-		}
-		data, _ := os.ReadFile(p)
-		for _, w := range strings.FieldsFunc(string(data), unicode.IsSpace) {
-			if utf8.ValidString(w) {
-				words[w] = true
-			}
-		}
-		return nil
-	})
+	words := corpusWords(t)
 	for _, w := range []string{"Café", "ＰＤＦ", "İstanbul", "ΣΑΣ", "naïve-résumé", "x²", "Ⅻ", "日本語", "𝐀𝐁𝐂", "k8s_v2", "hopping", "agreed"} {
 		words[w] = true
 	}
@@ -286,6 +278,30 @@ process.stdout.write(JSON.stringify(out));`
 		}
 	}
 	t.Logf("%d distinct words compared, %d differ", len(list), bad)
+}
+
+// corpusWords returns the distinct space-separated words of the corpus'
+// Markdown files.
+func corpusWords(t *testing.T) map[string]bool {
+	t.Helper()
+	words := map[string]bool{}
+	corpus := testutil.Testdata(t, "corpus", "skills")
+	err := filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		for _, w := range strings.FieldsFunc(string(data), unicode.IsSpace) {
+			if utf8.ValidString(w) {
+				words[w] = true
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return words
 }
 
 func jsString(s string) string {

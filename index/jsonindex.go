@@ -51,8 +51,9 @@ const (
 	cardDescription = 240
 )
 
-// formatVersion changes when the file formats do.
-const formatVersion = 1
+// formatVersion changes when the file formats do, or what a reader must
+// do with them (the ranking model).
+const formatVersion = 2
 
 // jsonFile is one file of the JSON index.
 type jsonFile struct {
@@ -75,6 +76,8 @@ type Manifest struct {
 	Page   string      `json:"page"`
 	Shards []string    `json:"shards"`
 	Facets []facetInfo `json:"facets"`
+	// Model is the query-time ranking model every reader uses.
+	Model Model `json:"model"`
 }
 
 type facetInfo struct {
@@ -123,13 +126,14 @@ func buildJSON(recs []*record, facets []facet, page string) []jsonFile {
 	m := Manifest{
 		Version: formatVersion,
 		Count:   len(recs),
-		QMax:    round6(math.Log1p(maxWeight())),
+		QMax:    qmax,
 		Head:    headSize,
 		Span:    prefixSpan,
 		Cards:   cardsPerFile,
 		Page:    page,
 		Shards:  shards,
 		Facets:  facetInfos,
+		Model:   model,
 	}
 	h := sha256.New()
 	for _, f := range files {

@@ -77,24 +77,7 @@ func analyze(d *document, dc *dict) *record {
 	sc := scratches.Get().(*scratch)
 	defer sc.release()
 	r := &record{doc: d, dict: dc}
-	for f, text := range d.texts() {
-		n := int32(0)
-		tokenize(text, func(term []byte) {
-			n++
-			i, ok := sc.local[string(term)]
-			if !ok {
-				t := string(term)
-				i = len(sc.order)
-				sc.local[t] = i
-				sc.order = append(sc.order, t)
-				sc.tfs = append(sc.tfs, [len(fields)]uint16{})
-			}
-			if sc.tfs[i][f] < 1<<16-1 {
-				sc.tfs[i][f]++
-			}
-		})
-		r.lens[f] = n
-	}
+	r.lens = sc.count(d)
 	r.terms = dc.intern(sc.order)
 	r.mask = make([]uint16, len(sc.order))
 	nonzero := 0
@@ -118,6 +101,45 @@ func analyze(d *document, dc *dict) *record {
 	return r
 }
 
+// weighTerms returns the distinct terms of a search document with their
+// weight levels, in the order they first occur: what the bleve index's
+// _all holds, and the JSON index's postings (see invert) of the same
+// document.
+func weighTerms(d *document) []weighedTerm {
+	sc := scratches.Get().(*scratch)
+	defer sc.release()
+	lens := sc.count(d)
+	out := make([]weighedTerm, len(sc.order))
+	for i, t := range sc.order {
+		out[i] = weighedTerm{t, quantize(termWeight(&sc.tfs[i], &lens))}
+	}
+	return out
+}
+
+// count counts the terms of d by field into sc, and returns the fields'
+// lengths in terms.
+func (sc *scratch) count(d *document) (lens [len(fields)]int32) {
+	for f, text := range d.texts() {
+		n := int32(0)
+		tokenize(text, func(term []byte) {
+			n++
+			i, ok := sc.local[string(term)]
+			if !ok {
+				t := string(term)
+				i = len(sc.order)
+				sc.local[t] = i
+				sc.order = append(sc.order, t)
+				sc.tfs = append(sc.tfs, [len(fields)]uint16{})
+			}
+			if sc.tfs[i][f] < 1<<16-1 {
+				sc.tfs[i][f]++
+			}
+		})
+		lens[f] = n
+	}
+	return lens
+}
+
 // scratch is what analyze counts in, recycled: a document has hundreds of
 // distinct terms, and growing a map and two slices for each of 10,000
 // documents was most of what analysing allocated.
@@ -137,4 +159,4 @@ func (sc *scratch) release() {
 
 // searchFormat changes whenever what a record holds or how it is analysed
 // does, so that serve never reuses a record an older skilldex made.
-const searchFormat = "search-1"
+const searchFormat = "search-2"

@@ -10,39 +10,14 @@ import (
 	"github.com/skilldex/skilldex/internal/parallel"
 )
 
-// BM25 saturation; length normalisation is per field (field.b).
-const k1 = 1.2
-
-// scorer turns field term frequencies into a term's weight in a document:
-// the sum over fields of weight × BM25 saturation with the field's length
-// normalisation (the per-field BM25 that bleve computes for each field of
-// the query, summed with the same boosts).
-type scorer struct {
-	avg [len(fields)]float64
-}
-
-func newScorer(recs []*record) *scorer {
-	s := &scorer{}
-	for _, r := range recs {
-		for f, n := range r.lens {
-			s.avg[f] += float64(n)
-		}
-	}
-	for f := range s.avg {
-		s.avg[f] = max(s.avg[f]/float64(max(len(recs), 1)), 1)
-	}
-	return s
-}
-
-func (s *scorer) weight(tf *[len(fields)]uint16, lens *[len(fields)]int32) float64 {
+// termWeight is a term's weight in a document: the model's sum over
+// fields (see fields) for the term's counts tf in fields of lengths lens.
+func termWeight(tf *[len(fields)]uint16, lens *[len(fields)]int32) float64 {
 	w := 0.0
 	for f, n := range tf {
-		if n == 0 {
-			continue
+		if n != 0 {
+			w += fieldWeight(f, float64(n), float64(lens[f]))
 		}
-		x := float64(n)
-		b := fields[f].b
-		w += fields[f].weight * x * (k1 + 1) / (x + k1*(1-b+b*float64(lens[f])/s.avg[f]))
 	}
 	return w
 }
@@ -92,9 +67,13 @@ var quantBounds = sync.OnceValue(func() *[quantLevels]float64 {
 	return &b
 })
 
-// dequantize is what the client computes from q.
+// qmax is logMaxWeight as the JSON index's manifest gives it, rounded.
+var qmax = round6(logMaxWeight)
+
+// dequantize is the weight of level q, as every reader of the indexes
+// computes it: expm1(q/255 × qmax).
 func dequantize(q uint8) float64 {
-	return math.Expm1(float64(q) / quantLevels * logMaxWeight)
+	return math.Expm1(float64(q) / quantLevels * qmax)
 }
 
 // idf is BM25's inverse document frequency.
@@ -116,7 +95,6 @@ func invert(recs []*record) (terms []string, postings [][]posting) {
 		return nil, nil
 	}
 	byID := recs[0].dict.snapshot()
-	sc := newScorer(recs)
 	qs := make([][]uint8, len(recs))
 	parallel.For(context.Background(), len(recs), 0, func(i int) {
 		r := recs[i]
@@ -125,7 +103,7 @@ func invert(recs []*record) (terms []string, postings [][]posting) {
 		for j := range r.terms {
 			var tf [len(fields)]uint16
 			tf, pos = r.tf(j, pos)
-			q[j] = quantize(sc.weight(&tf, &r.lens))
+			q[j] = quantize(termWeight(&tf, &r.lens))
 		}
 		qs[i] = q
 	})

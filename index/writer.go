@@ -322,7 +322,7 @@ func (b *builder) write(out *output.Writer) error {
 // bleveFormat changes whenever the segments skilldex writes do (mapping,
 // document fields, zap version), so that serve never reuses an older
 // skilldex's segment.
-const bleveFormat = "bleve-2"
+const bleveFormat = "bleve-3"
 
 // bleveFiles returns the files of the bleve index, sorted: index_meta.json,
 // store/root.bolt and a segment per group of documents (see chunkOf).

@@ -1,0 +1,453 @@
+package index
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	bindex "github.com/blevesearch/bleve_index_api"
+)
+
+// bleveSource is the bleve index as ranking reads it (a termSource): the
+// terms of _all, their documents and weights (allFrequencies), the facet
+// fields. Its document numbers are bleve's internal ones, which follow
+// the order of the names: skilldex writes the segments in name order,
+// each with its documents in name order, and scorch numbers a
+// snapshot's documents segment after segment.
+type bleveSource struct {
+	r       bindex.IndexReader
+	n       int
+	related map[string][]relatedTerm
+	entries map[string]*termEntry
+	names   map[int32]string
+}
+
+// source opens a reader of the index; close it after use.
+func (b *Bleve) source() (*bleveSource, error) {
+	ix, err := b.idx.Advanced()
+	if err != nil {
+		return nil, err
+	}
+	r, err := ix.Reader()
+	if err != nil {
+		return nil, err
+	}
+	n, err := r.DocCount()
+	if err != nil {
+		r.Close()
+		return nil, err
+	}
+	return &bleveSource{r: r, n: int(n), related: b.related, entries: map[string]*termEntry{}, names: map[int32]string{}}, nil
+}
+
+func (s *bleveSource) close() error { return s.r.Close() }
+
+func (s *bleveSource) docCount() int { return s.n }
+
+// name returns the name of document d.
+func (s *bleveSource) name(d int32) (string, error) {
+	if n, ok := s.names[d]; ok {
+		return n, nil
+	}
+	n, err := s.r.ExternalID(bindex.NewIndexInternalID(nil, uint64(d)))
+	if err != nil {
+		return "", err
+	}
+	s.names[d] = n
+	return n, nil
+}
+
+func (s *bleveSource) lookup(term string) (*termEntry, error) {
+	if e, ok := s.entries[term]; ok {
+		return e, nil
+	}
+	tfr, err := s.r.TermFieldReader(context.Background(), []byte(term), allField, true, false, false)
+	if err != nil {
+		return nil, err
+	}
+	df := int(tfr.Count())
+	tfr.Close()
+	var e *termEntry
+	if df > 0 {
+		e = s.entry(term, df)
+	}
+	s.entries[term] = e
+	return e, nil
+}
+
+// entry makes the entry of a term of df documents; its postings are read
+// when first asked for.
+func (s *bleveSource) entry(term string, df int) *termEntry {
+	if e, ok := s.entries[term]; ok && e != nil {
+		return e
+	}
+	var all []posting
+	heads := map[int][]posting{}
+	e := &termEntry{term: term, df: df, idf: entryIDF(s.n, df), related: s.related[term]}
+	e.postings = func(n int) ([]posting, error) {
+		if all == nil {
+			ps, err := s.postings(term)
+			if err != nil {
+				return nil, err
+			}
+			all = ps
+		}
+		if n <= 0 || n >= len(all) {
+			return all, nil
+		}
+		if h, ok := heads[n]; ok {
+			return h, nil
+		}
+		h, _ := split(all, n)
+		heads[n] = h
+		return h, nil
+	}
+	s.entries[term] = e
+	return e
+}
+
+// postings reads the documents of term in _all with their weight levels.
+func (s *bleveSource) postings(term string) ([]posting, error) {
+	tfr, err := s.r.TermFieldReader(context.Background(), []byte(term), allField, true, false, false)
+	if err != nil {
+		return nil, err
+	}
+	defer tfr.Close()
+	out := make([]posting, 0, tfr.Count())
+	var tfd bindex.TermFieldDoc
+	for {
+		d, err := tfr.Next(tfd.Reset())
+		if err != nil {
+			return nil, err
+		}
+		if d == nil {
+			break
+		}
+		q, ok := levelOfFrequency(d.Freq)
+		if !ok {
+			return nil, fmt.Errorf("bleve index: term %q has frequency %d in %s, which no weight gives: not an index of this skilldex (rebuild the site)", term, d.Freq, allField)
+		}
+		out = append(out, posting{doc: int32(d.ID.Value()), q: q})
+	}
+	return out, nil
+}
+
+// dictionary calls fn with each term of _all starting with prefix and its
+// document count, in term order.
+func (s *bleveSource) dictionary(prefix string, fn func(term string, df int)) error {
+	fd, err := s.r.FieldDictPrefix(allField, []byte(prefix))
+	if err != nil {
+		return err
+	}
+	defer fd.Close()
+	for {
+		de, err := fd.Next()
+		if err != nil {
+			return err
+		}
+		if de == nil {
+			return nil
+		}
+		fn(de.Term, int(de.Count))
+	}
+}
+
+func (s *bleveSource) completions(p string, n int) ([]*termEntry, error) {
+	type cand struct {
+		term string
+		df   int
+	}
+	var cs []cand
+	err := s.dictionary(p, func(term string, df int) { cs = append(cs, cand{term, df}) })
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(cs, func(a, b cand) int { return cmp.Or(cmp.Compare(b.df, a.df), compareUTF16(a.term, b.term)) })
+	out := make([]*termEntry, 0, min(n, len(cs)))
+	for _, c := range cs[:min(n, len(cs))] {
+		out = append(out, s.entry(c.term, c.df))
+	}
+	return out, nil
+}
+
+func (s *bleveSource) neighbours(term string, maxDist, n int) ([]neighbour, error) {
+	type cand struct {
+		term     string
+		df, dist int
+	}
+	var cs []cand
+	key := []rune(term)
+	err := s.dictionary("", func(t string, df int) {
+		if t == term {
+			return
+		}
+		if d := editDistance(key, []rune(t), maxDist); d <= maxDist {
+			cs = append(cs, cand{t, df, d})
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(cs, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.dist, b.dist), cmp.Compare(b.df, a.df), compareUTF16(a.term, b.term))
+	})
+	out := make([]neighbour, 0, min(n, len(cs)))
+	for _, c := range cs[:min(n, len(cs))] {
+		out = append(out, neighbour{s.entry(c.term, c.df), c.dist})
+	}
+	return out, nil
+}
+
+func (s *bleveSource) facetDocs(facet, value string) ([]int32, error) {
+	var out []int32
+	err := s.facetValues(facet, func(v string, docs []int32) {
+		if strings.EqualFold(v, value) {
+			out = append(out, docs...)
+		}
+	})
+	slices.Sort(out)
+	return slices.Compact(out), err
+}
+
+// facetValues calls fn with every value of a facet and its documents.
+func (s *bleveSource) facetValues(facet string, fn func(value string, docs []int32)) error {
+	field := facetField(facet)
+	fd, err := s.r.FieldDict(field)
+	if err != nil {
+		return err
+	}
+	var values []string
+	for {
+		de, err := fd.Next()
+		if err != nil {
+			fd.Close()
+			return err
+		}
+		if de == nil {
+			break
+		}
+		values = append(values, de.Term)
+	}
+	fd.Close()
+	for _, v := range values {
+		tfr, err := s.r.TermFieldReader(context.Background(), []byte(v), field, false, false, false)
+		if err != nil {
+			return err
+		}
+		var docs []int32
+		var tfd bindex.TermFieldDoc
+		for {
+			d, err := tfr.Next(tfd.Reset())
+			if err != nil {
+				tfr.Close()
+				return err
+			}
+			if d == nil {
+				break
+			}
+			docs = append(docs, int32(d.ID.Value()))
+		}
+		tfr.Close()
+		fn(v, docs)
+	}
+	return nil
+}
+
+// facetLimit bounds the values of a facet counted in a result.
+const facetLimit = 20
+
+// facetCounts counts the hits by facet value: the facetLimit values of
+// each facet with the most hits (ties: in value order).
+func (s *bleveSource) facetCounts(hits []scoredDoc) (map[string]map[string]int, error) {
+	if len(hits) == 0 {
+		return nil, nil
+	}
+	in := make(map[int32]bool, len(hits))
+	for _, h := range hits {
+		in[h.doc] = true
+	}
+	var out map[string]map[string]int
+	for _, def := range facetDefs {
+		type count struct {
+			value string
+			n     int
+		}
+		var counts []count
+		err := s.facetValues(def.id, func(v string, docs []int32) {
+			n := 0
+			for _, d := range docs {
+				if in[d] {
+					n++
+				}
+			}
+			if n > 0 {
+				counts = append(counts, count{v, n})
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(counts) == 0 {
+			continue
+		}
+		slices.SortStableFunc(counts, func(a, b count) int { return cmp.Compare(b.n, a.n) })
+		m := map[string]int{}
+		for _, c := range counts[:min(len(counts), facetLimit)] {
+			m[c.value] = c.n
+		}
+		if out == nil {
+			out = map[string]map[string]int{}
+		}
+		out[def.id] = m
+	}
+	return out, nil
+}
+
+// Explanation is how a hit's score was made: each scoring word of the
+// query with the term that scored for it, summed, times the share of the
+// query's words that matched.
+type Explanation struct {
+	Words []WordScore `json:"words"`
+	// Sum is the sum of the words' scores; Matched of Counted words
+	// matched (conversational words count in neither).
+	Sum     float64 `json:"sum"`
+	Matched int     `json:"matched"`
+	Counted int     `json:"counted"`
+}
+
+// WordScore is a word's part in a score: idf × factor × weight, the best
+// of its terms.
+type WordScore struct {
+	Word string `json:"word"`
+	// Term is the term that scored, matched as Match says: "term" (the
+	// word's own), "completion", "neighbour" or "related"; "" when none of
+	// the word's terms is in the skill.
+	Term   string  `json:"term,omitempty"`
+	Match  string  `json:"match,omitempty"`
+	Factor float64 `json:"factor,omitempty"`
+	IDF    float64 `json:"idf,omitempty"`
+	// Weight is the term's weight in the skill (the index keeps it on a
+	// scale of 255 levels); Fields splits it by field.
+	Weight float64      `json:"weight,omitempty"`
+	Score  float64      `json:"score"`
+	Fields []FieldScore `json:"fields,omitempty"`
+}
+
+// FieldScore is a field's part in a term's weight: the field's weight ×
+// BM25's saturation of Count occurrences in Length terms.
+type FieldScore struct {
+	Field  string  `json:"field"`
+	Count  int     `json:"count"`
+	Length int     `json:"length"`
+	Weight float64 `json:"weight"`
+}
+
+// explain explains the score of hit h of ranking r.
+func (s *bleveSource) explain(r *ranking, h scoredDoc) (*Explanation, error) {
+	ex := &Explanation{}
+	for i, w := range r.words {
+		keys := r.keys[i]
+		if w.Stop && len(keys) == 0 {
+			continue
+		}
+		if !w.Conversational {
+			ex.Counted++
+		}
+		conv := 1.0
+		if w.Conversational {
+			conv = model.Conversational
+		}
+		ws := WordScore{Word: w.Raw}
+		for _, k := range keys {
+			ps, err := k.entry.postings(headOf(k.kind, r.full))
+			if err != nil {
+				return nil, err
+			}
+			i, found := slices.BinarySearchFunc(ps, h.doc, func(p posting, d int32) int { return cmp.Compare(p.doc, d) })
+			if !found {
+				continue
+			}
+			f := k.factor * conv
+			sc := k.entry.idf * f * dequantize(ps[i].q)
+			if sc > ws.Score {
+				ws = WordScore{Word: w.Raw, Term: k.entry.term, Match: k.kind.String(), Factor: f, IDF: k.entry.idf, Weight: dequantize(ps[i].q), Score: sc}
+			}
+		}
+		if ws.Term != "" {
+			if !w.Conversational {
+				ex.Matched++
+			}
+			ex.Sum += ws.Score
+			fs, err := s.fieldScores(ws.Term, h.doc)
+			if err != nil {
+				return nil, err
+			}
+			ws.Fields = fs
+		}
+		ex.Words = append(ex.Words, ws)
+	}
+	return ex, nil
+}
+
+// fieldScores splits the weight of term in document d by field, from the
+// fields' own postings (which bleve's "en" analyzer made: the same terms
+// as the model's but for words it keeps whole, "node.js").
+func (s *bleveSource) fieldScores(term string, d int32) ([]FieldScore, error) {
+	var out []FieldScore
+	id := bindex.NewIndexInternalID(nil, uint64(d))
+	for f, fl := range fields {
+		tfr, err := s.r.TermFieldReader(context.Background(), []byte(term), fl.name, true, true, false)
+		if err != nil {
+			return nil, err
+		}
+		tfd, err := tfr.Advance(id, nil)
+		tfr.Close()
+		if err != nil {
+			return nil, err
+		}
+		if tfd == nil || !tfd.ID.Equals(id) || tfd.Norm == 0 {
+			continue
+		}
+		length := int(math.Round(1 / (tfd.Norm * tfd.Norm)))
+		out = append(out, FieldScore{Field: fl.name, Count: int(tfd.Freq), Length: length, Weight: fieldWeight(f, float64(tfd.Freq), float64(length))})
+	}
+	return out, nil
+}
+
+// editDistance is the optimal string alignment distance of a and b, or
+// max+1 when it is more than max.
+func editDistance(a, b []rune, max int) int {
+	if d := len(a) - len(b); d > max || -d > max {
+		return max + 1
+	}
+	prev2 := []int(nil)
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		best := i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if prev2 != nil && i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				v = min(v, prev2[j-2]+1)
+			}
+			cur[j] = v
+			best = min(best, v)
+		}
+		if best > max {
+			return max + 1
+		}
+		prev2, prev = prev, cur
+	}
+	return prev[len(b)]
+}
