@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	bindex "github.com/blevesearch/bleve_index_api"
 )
@@ -20,9 +22,79 @@ import (
 type bleveSource struct {
 	r       bindex.IndexReader
 	n       int
-	related map[string][]relatedTerm
+	shared  *bleveShared
 	entries map[string]*termEntry
 	names   map[int32]string
+}
+
+// bleveShared is what the searches of an open index read alike, read
+// when first needed: the terms of _all with their document counts, in
+// term order (spelling neighbours are sought among them), and the facets'
+// values with their documents.
+type bleveShared struct {
+	related map[string][]relatedTerm
+
+	dictOnce sync.Once
+	dictErr  error
+	terms    []dictTerm
+
+	mu     sync.Mutex
+	facets map[string][]facetValueDocs
+}
+
+type dictTerm struct {
+	term  string
+	df    int
+	runes int
+}
+
+type facetValueDocs struct {
+	value string
+	docs  []int32
+}
+
+// dictionary returns every term of _all, reading them with r the first
+// time.
+func (sh *bleveShared) dictionary(r bindex.IndexReader) ([]dictTerm, error) {
+	sh.dictOnce.Do(func() {
+		sh.dictErr = func() error {
+			fd, err := r.FieldDict(allField)
+			if err != nil {
+				return err
+			}
+			defer fd.Close()
+			for {
+				de, err := fd.Next()
+				if err != nil {
+					return err
+				}
+				if de == nil {
+					return nil
+				}
+				sh.terms = append(sh.terms, dictTerm{de.Term, int(de.Count), utf8.RuneCountInString(de.Term)})
+			}
+		}()
+	})
+	return sh.terms, sh.dictErr
+}
+
+// facet returns the values of a facet with their documents, reading them
+// with r the first time.
+func (sh *bleveShared) facet(r bindex.IndexReader, id string) ([]facetValueDocs, error) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if vs, ok := sh.facets[id]; ok {
+		return vs, nil
+	}
+	vs, err := readFacet(r, id)
+	if err != nil {
+		return nil, err
+	}
+	if sh.facets == nil {
+		sh.facets = map[string][]facetValueDocs{}
+	}
+	sh.facets[id] = vs
+	return vs, nil
 }
 
 // source opens a reader of the index; close it after use.
@@ -40,7 +112,7 @@ func (b *Bleve) source() (*bleveSource, error) {
 		r.Close()
 		return nil, err
 	}
-	return &bleveSource{r: r, n: int(n), related: b.related, entries: map[string]*termEntry{}, names: map[int32]string{}}, nil
+	return &bleveSource{r: r, n: int(n), shared: b.shared, entries: map[string]*termEntry{}, names: map[int32]string{}}, nil
 }
 
 func (s *bleveSource) close() error { return s.r.Close() }
@@ -86,7 +158,7 @@ func (s *bleveSource) entry(term string, df int) *termEntry {
 	}
 	var all []posting
 	heads := map[int][]posting{}
-	e := &termEntry{term: term, df: df, idf: entryIDF(s.n, df), related: s.related[term]}
+	e := &termEntry{term: term, df: df, idf: entryIDF(s.n, df), related: s.shared.related[term]}
 	e.postings = func(n int) ([]posting, error) {
 		if all == nil {
 			ps, err := s.postings(term)
@@ -135,37 +207,24 @@ func (s *bleveSource) postings(term string) ([]posting, error) {
 	return out, nil
 }
 
-// dictionary calls fn with each term of _all starting with prefix and its
-// document count, in term order.
-func (s *bleveSource) dictionary(prefix string, fn func(term string, df int)) error {
-	fd, err := s.r.FieldDictPrefix(allField, []byte(prefix))
+func (s *bleveSource) completions(p string, n int) ([]*termEntry, error) {
+	var cs []dictTerm
+	fd, err := s.r.FieldDictPrefix(allField, []byte(p))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer fd.Close()
 	for {
 		de, err := fd.Next()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if de == nil {
-			return nil
+			break
 		}
-		fn(de.Term, int(de.Count))
+		cs = append(cs, dictTerm{term: de.Term, df: int(de.Count)})
 	}
-}
-
-func (s *bleveSource) completions(p string, n int) ([]*termEntry, error) {
-	type cand struct {
-		term string
-		df   int
-	}
-	var cs []cand
-	err := s.dictionary(p, func(term string, df int) { cs = append(cs, cand{term, df}) })
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(cs, func(a, b cand) int { return cmp.Or(cmp.Compare(b.df, a.df), compareUTF16(a.term, b.term)) })
+	slices.SortFunc(cs, func(a, b dictTerm) int { return cmp.Or(cmp.Compare(b.df, a.df), compareUTF16(a.term, b.term)) })
 	out := make([]*termEntry, 0, min(n, len(cs)))
 	for _, c := range cs[:min(n, len(cs))] {
 		out = append(out, s.entry(c.term, c.df))
@@ -175,21 +234,49 @@ func (s *bleveSource) completions(p string, n int) ([]*termEntry, error) {
 
 func (s *bleveSource) neighbours(term string, maxDist, n int) ([]neighbour, error) {
 	type cand struct {
-		term     string
-		df, dist int
+		dictTerm
+		dist int
 	}
 	var cs []cand
 	key := []rune(term)
-	err := s.dictionary("", func(t string, df int) {
-		if t == term {
+	consider := func(t dictTerm) {
+		if t.term == term {
 			return
 		}
-		if d := editDistance(key, []rune(t), maxDist); d <= maxDist {
-			cs = append(cs, cand{t, df, d})
+		if d := editDistance(key, []rune(t.term), maxDist); d <= maxDist {
+			cs = append(cs, cand{t, d})
 		}
-	})
-	if err != nil {
-		return nil, err
+	}
+	if fz, ok := s.r.(bindex.IndexReaderFuzzy); ok && maxDist == 1 {
+		// A transposition is two Levenshtein edits: the terms within two
+		// hold every one within one edit or transposition, and bleve's
+		// automaton finds them without reading the dictionary.
+		fd, err := fz.FieldDictFuzzy(allField, term, 2, "")
+		if err != nil {
+			return nil, err
+		}
+		for {
+			de, err := fd.Next()
+			if err != nil {
+				fd.Close()
+				return nil, err
+			}
+			if de == nil {
+				break
+			}
+			consider(dictTerm{term: de.Term, df: int(de.Count)})
+		}
+		fd.Close()
+	} else {
+		terms, err := s.shared.dictionary(s.r)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range terms {
+			if t.runes >= len(key)-maxDist && t.runes <= len(key)+maxDist {
+				consider(t)
+			}
+		}
 	}
 	slices.SortFunc(cs, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.dist, b.dist), cmp.Compare(b.df, a.df), compareUTF16(a.term, b.term))
@@ -202,29 +289,33 @@ func (s *bleveSource) neighbours(term string, maxDist, n int) ([]neighbour, erro
 }
 
 func (s *bleveSource) facetDocs(facet, value string) ([]int32, error) {
+	vs, err := s.shared.facet(s.r, facet)
+	if err != nil {
+		return nil, err
+	}
 	var out []int32
-	err := s.facetValues(facet, func(v string, docs []int32) {
-		if strings.EqualFold(v, value) {
-			out = append(out, docs...)
+	for _, v := range vs {
+		if strings.EqualFold(v.value, value) {
+			out = append(out, v.docs...)
 		}
-	})
+	}
 	slices.Sort(out)
-	return slices.Compact(out), err
+	return slices.Compact(out), nil
 }
 
-// facetValues calls fn with every value of a facet and its documents.
-func (s *bleveSource) facetValues(facet string, fn func(value string, docs []int32)) error {
+// readFacet reads every value of a facet with its documents.
+func readFacet(r bindex.IndexReader, facet string) ([]facetValueDocs, error) {
 	field := facetField(facet)
-	fd, err := s.r.FieldDict(field)
+	fd, err := r.FieldDict(field)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var values []string
 	for {
 		de, err := fd.Next()
 		if err != nil {
 			fd.Close()
-			return err
+			return nil, err
 		}
 		if de == nil {
 			break
@@ -232,10 +323,11 @@ func (s *bleveSource) facetValues(facet string, fn func(value string, docs []int
 		values = append(values, de.Term)
 	}
 	fd.Close()
+	out := make([]facetValueDocs, 0, len(values))
 	for _, v := range values {
-		tfr, err := s.r.TermFieldReader(context.Background(), []byte(v), field, false, false, false)
+		tfr, err := r.TermFieldReader(context.Background(), []byte(v), field, false, false, false)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		var docs []int32
 		var tfd bindex.TermFieldDoc
@@ -243,7 +335,7 @@ func (s *bleveSource) facetValues(facet string, fn func(value string, docs []int
 			d, err := tfr.Next(tfd.Reset())
 			if err != nil {
 				tfr.Close()
-				return err
+				return nil, err
 			}
 			if d == nil {
 				break
@@ -251,9 +343,9 @@ func (s *bleveSource) facetValues(facet string, fn func(value string, docs []int
 			docs = append(docs, int32(d.ID.Value()))
 		}
 		tfr.Close()
-		fn(v, docs)
+		out = append(out, facetValueDocs{v, docs})
 	}
-	return nil
+	return out, nil
 }
 
 // facetLimit bounds the values of a facet counted in a result.
@@ -276,19 +368,20 @@ func (s *bleveSource) facetCounts(hits []scoredDoc) (map[string]map[string]int, 
 			n     int
 		}
 		var counts []count
-		err := s.facetValues(def.id, func(v string, docs []int32) {
+		vs, err := s.shared.facet(s.r, def.id)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range vs {
 			n := 0
-			for _, d := range docs {
+			for _, d := range v.docs {
 				if in[d] {
 					n++
 				}
 			}
 			if n > 0 {
-				counts = append(counts, count{v, n})
+				counts = append(counts, count{v.value, n})
 			}
-		})
-		if err != nil {
-			return nil, err
 		}
 		if len(counts) == 0 {
 			continue
@@ -322,6 +415,10 @@ type Explanation struct {
 // of its terms.
 type WordScore struct {
 	Word string `json:"word"`
+	// Conversational is set on a conversational word, whose factor is
+	// model.Conversational and which counts in neither Matched nor
+	// Counted.
+	Conversational bool `json:"conversational,omitempty"`
 	// Term is the term that scored, matched as Match says: "term" (the
 	// word's own), "completion", "neighbour" or "related"; "" when none of
 	// the word's terms is in the skill.
@@ -360,7 +457,7 @@ func (s *bleveSource) explain(r *ranking, h scoredDoc) (*Explanation, error) {
 		if w.Conversational {
 			conv = model.Conversational
 		}
-		ws := WordScore{Word: w.Raw}
+		ws := WordScore{Word: w.Raw, Conversational: w.Conversational}
 		for _, k := range keys {
 			ps, err := k.entry.postings(headOf(k.kind, r.full))
 			if err != nil {
@@ -373,7 +470,7 @@ func (s *bleveSource) explain(r *ranking, h scoredDoc) (*Explanation, error) {
 			f := k.factor * conv
 			sc := k.entry.idf * f * dequantize(ps[i].q)
 			if sc > ws.Score {
-				ws = WordScore{Word: w.Raw, Term: k.entry.term, Match: k.kind.String(), Factor: f, IDF: k.entry.idf, Weight: dequantize(ps[i].q), Score: sc}
+				ws = WordScore{Word: w.Raw, Conversational: w.Conversational, Term: k.entry.term, Match: k.kind.String(), Factor: f, IDF: k.entry.idf, Weight: dequantize(ps[i].q), Score: sc}
 			}
 		}
 		if ws.Term != "" {

@@ -21,8 +21,8 @@ import (
 type Bleve struct {
 	idx bleve.Index
 	tmp string // extracted archive, removed on Close
-	// related are the related terms of the index's terms.
-	related map[string][]relatedTerm
+	// shared is what every search reads alike.
+	shared *bleveShared
 }
 
 // maxArchive bounds what an index archive may inflate to.
@@ -68,6 +68,7 @@ func Open(p string) (*Bleve, error) {
 		return nil, fmt.Errorf("%s: %w", found, err)
 	}
 	b.idx = idx
+	b.shared = &bleveShared{}
 	if im, ok := idx.Mapping().(*mapping.IndexMappingImpl); !ok || im.DefaultField != allField {
 		b.Close()
 		return nil, fmt.Errorf("%s: not an index of this skilldex (no %s field); rebuild the site", found, allField)
@@ -164,13 +165,15 @@ type SearchOptions struct {
 	Limit int
 	// Explain gives each hit its Explanation.
 	Explain bool
+	// Facets counts the matching skills by facet value (Result.Facets).
+	Facets bool
 }
 
 // Search returns the first limit skills matching q, best first, with
 // highlighted fragments (HTML, matches in <mark>) and facet counts. q is
 // in the query syntax of ParseQuery.
 func (b *Bleve) Search(q string, limit int) (*Result, error) {
-	return b.SearchWith(q, SearchOptions{Limit: limit})
+	return b.SearchWith(q, SearchOptions{Limit: limit, Facets: true})
 }
 
 // SearchWith is Search with options.
@@ -196,8 +199,10 @@ func (b *Bleve) SearchWith(q string, opt SearchOptions) (*Result, error) {
 			}
 		}
 	}
-	if out.Facets, err = src.facetCounts(r.hits); err != nil {
-		return nil, err
+	if opt.Facets {
+		if out.Facets, err = src.facetCounts(r.hits); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -261,7 +266,11 @@ func (b *Bleve) fillHits(src *bleveSource, r *ranking, top []scoredDoc, out *Res
 		hit.Source = first(h.Fields[facetField("source")])
 		hit.Tags = all(h.Fields[facetField("tags")])
 		for f, frags := range h.Fragments {
-			hit.Highlights[f] = frags
+			for _, fr := range frags {
+				if strings.Contains(fr, "<mark>") {
+					hit.Highlights[f] = append(hit.Highlights[f], fr)
+				}
+			}
 		}
 		if len(hit.Highlights) == 0 {
 			hit.Highlights = nil
