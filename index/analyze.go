@@ -2,6 +2,7 @@ package index
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -85,9 +86,9 @@ func Tokens(text string) []string {
 
 // tokenize calls fn with each term Tokens returns, in order; term is valid
 // only during the call. ASCII text, most of what skills say, is folded,
-// split and stemmed in one pass over its bytes with no allocation: for
-// ASCII, folding is lowercasing (no character has a decomposition) and
-// words are runs of [a-z0-9].
+// split and stemmed in one pass over its bytes, allocating only for words
+// not stemmed before (stemCache): for ASCII, folding is lowercasing (no
+// character has a decomposition) and words are runs of [a-z0-9].
 func tokenize(text string, fn func(term []byte)) {
 	for i := 0; i < len(text); i++ {
 		if text[i] >= utf8.RuneSelf {
@@ -99,12 +100,14 @@ func tokenize(text string, fn func(term []byte)) {
 			return
 		}
 	}
-	var buf [maxTokenLen + 2]byte // a stem may grow by one letter
+	var buf [maxTokenLen + 2]byte
 	word := buf[:0]
 	long := false
+	cache := stemCaches.Get().(*stemCache)
+	defer stemCaches.Put(cache)
 	end := func() {
 		if len(word) > 0 && !long && !stopWords[string(word)] {
-			fn(stemBytes(word))
+			fn(cache.stem(word))
 		}
 		word, long = buf[:0], false
 	}
@@ -139,9 +142,33 @@ func Stem(w string) string {
 	return string(porterStem([]byte(w)))
 }
 
-// stemBytes is Stem working in b, which holds a word of ASCII bytes; the
-// stem is a prefix of b's array, possibly with its last byte changed.
-func stemBytes(b []byte) []byte { return porterStem(b) }
+// stemCache remembers the stems of the ASCII words it stemmed: Porter's
+// steps cost more than the rest of tokenizing, and a catalog says the same
+// words again and again. It is used by one goroutine at a time
+// (stemCaches).
+type stemCache struct {
+	stems map[string]string
+}
+
+// maxStems bounds the words a stemCache remembers: past it, they are all
+// forgotten.
+const maxStems = 1 << 16
+
+var stemCaches = sync.Pool{New: func() any { return &stemCache{stems: map[string]string{}} }}
+
+// stem returns the stem of the ASCII word b, in b's array.
+func (c *stemCache) stem(b []byte) []byte {
+	if s, ok := c.stems[string(b)]; ok {
+		return append(b[:0], s...) // a stem is never longer than its word
+	}
+	if len(c.stems) >= maxStems {
+		clear(c.stems)
+	}
+	w := string(b)
+	st := porterStem(b)
+	c.stems[w] = string(st)
+	return st
+}
 
 func decodeRune(s string) (rune, int) {
 	r, n := utf8.DecodeRuneInString(s)

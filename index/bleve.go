@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"hash/fnv"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -149,7 +150,12 @@ func exactName(s string) string {
 	return strings.Join(Words(Fold(s)), "-")
 }
 
-func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc {
+// newBleveDoc returns the bleve document of d, with all its weighed terms
+// (weighTerms(d) when nil).
+func newBleveDoc(d *document, perDoc map[string][]string, url string, all []weighedTerm) *bleveDoc {
+	if all == nil {
+		all = weighTerms(d)
+	}
 	return &bleveDoc{
 		Name:          d.Name,
 		NameExact:     exactName(d.Name),
@@ -172,7 +178,7 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc 
 		FFormat:       perDoc["format"],
 		FSource:       perDoc["source"],
 		URL:           url,
-		all:           weighTerms(d),
+		all:           all,
 	}
 }
 
@@ -438,11 +444,12 @@ func readBucket(b *bolt.Bucket) *boltBucket {
 }
 
 // writeRoot writes the root.bolt of an index of n segments to path: the
-// placeholder's, with the timestamp fixed and its one segment entry
-// repeated for segments 0 to n-1. A fresh bolt file written in one
+// placeholder's, with the timestamp fixed, its one segment entry repeated
+// for segments 0 to n-1, and the internal values (what bleve's
+// Index.GetInternal reads) of internal. A fresh bolt file written in one
 // transaction with a fixed page size has the same bytes for the same
 // content.
-func writeRoot(path string, template *boltBucket, n int) error {
+func writeRoot(path string, template *boltBucket, n int, internal map[string][]byte) error {
 	db, err := bolt.Open(path, 0o644, &bolt.Options{PageSize: 4096, Timeout: time.Second})
 	if err != nil {
 		return err
@@ -454,7 +461,7 @@ func writeRoot(path string, template *boltBucket, n int) error {
 			if err != nil {
 				return err
 			}
-			if err := fillBucket(b, template.buckets[i], ts, n, 0); err != nil {
+			if err := fillBucket(b, template.buckets[i], ts, n, 0, internal); err != nil {
 				return err
 			}
 		}
@@ -468,8 +475,20 @@ func writeRoot(path string, template *boltBucket, n int) error {
 
 // fillBucket copies the template bucket t into b. At depth 1 (a snapshot)
 // the template's segment entry, the bucket that is neither metadata nor
-// internal values, becomes n entries, one per segment.
-func fillBucket(b *bolt.Bucket, t *boltBucket, timestamp []byte, n, depth int) error {
+// internal values, becomes n entries, one per segment, and the internal
+// values are added.
+func fillBucket(b *bolt.Bucket, t *boltBucket, timestamp []byte, n, depth int, internal map[string][]byte) error {
+	if depth == 1 && len(internal) > 0 {
+		ib, err := b.CreateBucketIfNotExists(butil.BoltInternalKey)
+		if err != nil {
+			return err
+		}
+		for _, k := range slices.Sorted(maps.Keys(internal)) {
+			if err := ib.Put([]byte(k), internal[k]); err != nil {
+				return err
+			}
+		}
+	}
 	for i, k := range t.keys {
 		if v := t.values[i]; v != nil {
 			if string(k) == string(butil.BoltMetaDataTimeStamp) {
@@ -482,11 +501,11 @@ func fillBucket(b *bolt.Bucket, t *boltBucket, timestamp []byte, n, depth int) e
 		}
 		isSegment := depth == 1 && k[0] != butil.BoltMetaDataKey[0] && k[0] != butil.BoltInternalKey[0]
 		if !isSegment {
-			nb, err := b.CreateBucket(k)
+			nb, err := b.CreateBucketIfNotExists(k)
 			if err != nil {
 				return err
 			}
-			if err := fillBucket(nb, t.buckets[i], timestamp, n, depth+1); err != nil {
+			if err := fillBucket(nb, t.buckets[i], timestamp, n, depth+1, internal); err != nil {
 				return err
 			}
 			continue

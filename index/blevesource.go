@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	bindex "github.com/blevesearch/bleve_index_api"
 )
@@ -27,55 +26,26 @@ type bleveSource struct {
 	names   map[int32]string
 }
 
-// bleveShared is what the searches of an open index read alike, read
-// when first needed: the terms of _all with their document counts, in
-// term order (spelling neighbours are sought among them), and the facets'
-// values with their documents.
+// bleveShared is what the searches of an open index read alike: the
+// related terms and the dictionary's blocks, read when the index is
+// opened, and the facets' values with their documents, read when first
+// needed.
 type bleveShared struct {
 	related map[string][]relatedTerm
-
-	dictOnce sync.Once
-	dictErr  error
-	terms    []dictTerm
+	blocks  []string
 
 	mu     sync.Mutex
 	facets map[string][]facetValueDocs
 }
 
 type dictTerm struct {
-	term  string
-	df    int
-	runes int
+	term string
+	df   int
 }
 
 type facetValueDocs struct {
 	value string
 	docs  []int32
-}
-
-// dictionary returns every term of _all, reading them with r the first
-// time.
-func (sh *bleveShared) dictionary(r bindex.IndexReader) ([]dictTerm, error) {
-	sh.dictOnce.Do(func() {
-		sh.dictErr = func() error {
-			fd, err := r.FieldDict(allField)
-			if err != nil {
-				return err
-			}
-			defer fd.Close()
-			for {
-				de, err := fd.Next()
-				if err != nil {
-					return err
-				}
-				if de == nil {
-					return nil
-				}
-				sh.terms = append(sh.terms, dictTerm{de.Term, int(de.Count), utf8.RuneCountInString(de.Term)})
-			}
-		}()
-	})
-	return sh.terms, sh.dictErr
 }
 
 // facet returns the values of a facet with their documents, reading them
@@ -232,50 +202,39 @@ func (s *bleveSource) completions(p string, n int) ([]*termEntry, error) {
 	return out, nil
 }
 
+// neighbours seeks the neighbours of term among the terms of its block of
+// the dictionary (the JSON index's term shard), as the browser does.
 func (s *bleveSource) neighbours(term string, maxDist, n int) ([]neighbour, error) {
 	type cand struct {
 		dictTerm
 		dist int
 	}
+	blocks := s.shared.blocks
+	k := shardOf(blocks, term)
+	var end []byte
+	if k+1 < len(blocks) {
+		end = []byte(blocks[k+1])
+	}
+	fd, err := s.r.FieldDictRange(allField, []byte(blocks[k]), end)
+	if err != nil {
+		return nil, err
+	}
+	defer fd.Close()
 	var cs []cand
 	key := []rune(term)
-	consider := func(t dictTerm) {
-		if t.term == term {
-			return
-		}
-		if d := editDistance(key, []rune(t.term), maxDist); d <= maxDist {
-			cs = append(cs, cand{t, d})
-		}
-	}
-	if fz, ok := s.r.(bindex.IndexReaderFuzzy); ok && maxDist == 1 {
-		// A transposition is two Levenshtein edits: the terms within two
-		// hold every one within one edit or transposition, and bleve's
-		// automaton finds them without reading the dictionary.
-		fd, err := fz.FieldDictFuzzy(allField, term, 2, "")
+	for {
+		de, err := fd.Next()
 		if err != nil {
 			return nil, err
 		}
-		for {
-			de, err := fd.Next()
-			if err != nil {
-				fd.Close()
-				return nil, err
-			}
-			if de == nil {
-				break
-			}
-			consider(dictTerm{term: de.Term, df: int(de.Count)})
+		if de == nil {
+			break
 		}
-		fd.Close()
-	} else {
-		terms, err := s.shared.dictionary(s.r)
-		if err != nil {
-			return nil, err
+		if de.Term == term || shardOf(blocks, de.Term) != k {
+			continue
 		}
-		for _, t := range terms {
-			if t.runes >= len(key)-maxDist && t.runes <= len(key)+maxDist {
-				consider(t)
-			}
+		if d := editDistance(key, []rune(de.Term), maxDist); d <= maxDist {
+			cs = append(cs, cand{dictTerm{de.Term, int(de.Count)}, d})
 		}
 	}
 	slices.SortFunc(cs, func(a, b cand) int {

@@ -57,7 +57,7 @@ func NewChunks(c *catalog.Catalog) (*Chunks, error) {
 	for _, ch := range chunks {
 		var bd []*bleveDoc
 		for i := ch.start; i < ch.end; i++ {
-			bd = append(bd, newBleveDoc(newDocument(c.Skills[i]), perDoc[i], "skills/"+names[i]+"/"))
+			bd = append(bd, newBleveDoc(newDocument(c.Skills[i]), perDoc[i], "skills/"+names[i]+"/", nil))
 		}
 		out.ids = append(out.ids, names[ch.start:ch.end])
 		out.docs = append(out.docs, bd)

@@ -21,7 +21,9 @@ import (
 //	                    scoring constants, the first key of every term
 //	                    shard, facets with their most common values
 //	t/<i>.json          term shard i: a run of consecutive terms (stems),
-//	                    each [term, df, idf, head postings]
+//	                    each [term, df, idf, head postings], and when the
+//	                    term has related terms, a fifth element: each
+//	                    [term, similarity, idf, its best postings]
 //	x/<i>-<j>.json      the rest of the postings of entry j of shard i,
 //	                    for terms in more documents than a head holds
 //	p/<prefix>.json     the most common completions of a prefix whose
@@ -112,11 +114,12 @@ func nonEmpty(s string) []string {
 }
 
 // buildJSON returns the files of the JSON index for the records (in name
-// order).
-func buildJSON(recs []*record, facets []facet, page string) []jsonFile {
+// order), with the related terms of their terms, and the first key of
+// each term shard: the dictionary's blocks, among which spelling
+// neighbours are sought (rank.go).
+func buildJSON(recs []*record, facets []facet, page string, related map[string][]relatedTerm) (files []jsonFile, blocks []string) {
 	terms, postings := invert(recs)
-	var files []jsonFile
-	shards, shardFiles := writeShards(terms, postings, len(recs))
+	shards, shardFiles := writeShards(terms, postings, len(recs), related)
 	files = append(files, shardFiles...)
 	files = append(files, prefixFiles(terms, postings, shards, len(recs))...)
 	files = append(files, cardFiles(recs)...)
@@ -143,7 +146,7 @@ func buildJSON(recs []*record, facets []facet, page string) []jsonFile {
 	m.ID = hex.EncodeToString(h.Sum(nil))[:12]
 	files = append(files, jsonFile{"manifest.json", mustJSON(m)})
 	slices.SortFunc(files, func(a, b jsonFile) int { return cmp.Compare(a.path, b.path) })
-	return files
+	return files, shards
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
@@ -210,22 +213,52 @@ func split(ps []posting, n int) (head, tail []posting) {
 	return head, tail
 }
 
-func appendEntry(b []byte, term string, ps, head []posting, n int) []byte {
+// appendEntry appends a term's entry [term, df, idf, head]; with related
+// terms, a fifth element holds each as [term, similarity, idf, its
+// model.RelatedHead best postings].
+func appendEntry(b []byte, term string, ps, head []posting, n int, related []relatedTerm, postingsOf func(string) []posting) []byte {
 	b = append(b, '[')
 	b = append(b, mustJSON(term)...)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(len(ps)), 10)
 	b = append(b, ',')
-	b = strconv.AppendFloat(b, math.Round(idf(n, len(ps))*1000)/1000, 'f', -1, 64)
+	b = strconv.AppendFloat(b, entryIDF(n, len(ps)), 'f', -1, 64)
 	b = append(b, ',')
 	b = appendPostings(b, head)
+	if len(related) > 0 {
+		b = append(b, ",["...)
+		for i, r := range related {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			rps := postingsOf(r.term)
+			rhead, _ := split(rps, model.RelatedHead)
+			b = append(b, '[')
+			b = append(b, mustJSON(r.term)...)
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, r.similarity, 'f', -1, 64)
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, entryIDF(n, len(rps)), 'f', -1, 64)
+			b = append(b, ',')
+			b = appendPostings(b, rhead)
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
 	return append(b, ']')
 }
 
 // writeShards cuts the sorted terms into shards of about shardTarget
 // bytes and returns each shard's separator (the shortest prefix of its
 // first term greater than the previous shard's last term) with the files.
-func writeShards(terms []string, postings [][]posting, n int) ([]string, []jsonFile) {
+func writeShards(terms []string, postings [][]posting, n int, related map[string][]relatedTerm) ([]string, []jsonFile) {
+	postingsOf := func(t string) []posting {
+		i, ok := slices.BinarySearchFunc(terms, t, compareUTF16)
+		if !ok {
+			return nil
+		}
+		return postings[i]
+	}
 	var seps []string
 	var files []jsonFile
 	var cur []byte
@@ -252,7 +285,7 @@ func writeShards(terms []string, postings [][]posting, n int) ([]string, []jsonF
 			cur = append(cur, ',')
 		}
 		head, tail := split(postings[i], headSize)
-		cur = appendEntry(cur, t, postings[i], head, n)
+		cur = appendEntry(cur, t, postings[i], head, n, related[t], postingsOf)
 		if tail != nil {
 			files = append(files, jsonFile{fmt.Sprintf("x/%d-%d.json", len(seps), entries), appendPostings(nil, tail)})
 		}
@@ -338,7 +371,7 @@ func prefixFiles(terms []string, postings [][]posting, seps []string, n int) []j
 				b = append(b, ',')
 			}
 			head, _ := split(postings[i], prefixHead)
-			b = appendEntry(b, terms[i], postings[i], head, n)
+			b = appendEntry(b, terms[i], postings[i], head, n, nil, nil)
 		}
 		b = append(b, ']')
 		files = append(files, jsonFile{"p/" + PrefixFile(p), b})

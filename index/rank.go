@@ -2,6 +2,7 @@ package index
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -58,13 +59,7 @@ func entryIDF(n, df int) float64 {
 	return roundTo(idf(n, df), 1000)
 }
 
-func roundTo(x, scale float64) float64 {
-	r := x * scale
-	if r < 0 {
-		return -float64(int64(-r+0.5)) / scale
-	}
-	return float64(int64(r+0.5)) / scale
-}
+func roundTo(x, scale float64) float64 { return math.Round(x*scale) / scale }
 
 // How a key was matched: which postings of its term count.
 type keyKind uint8
@@ -397,7 +392,8 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 			counted++
 		}
 		best := map[int32]float64{}
-		var order []int32 // best's documents, as first met
+		own := map[int32]bool{} // matched by a key other than a related term
+		var order []int32       // best's documents, as first met
 		for _, k := range keys {
 			ps, err := k.entry.postings(headOf(k.kind, full))
 			if err != nil {
@@ -416,6 +412,9 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 				if !seen || had < s {
 					best[p.doc] = s
 				}
+				if k.kind != keyRelated {
+					own[p.doc] = true
+				}
 			}
 		}
 		for _, d := range order {
@@ -425,7 +424,7 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 				scores[d] = a
 			}
 			a.sum += best[d]
-			if !w.Conversational {
+			if !w.Conversational && own[d] {
 				a.words++
 			}
 		}

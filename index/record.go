@@ -22,6 +22,11 @@ type record struct {
 	mask   []uint16
 	counts []uint16
 	lens   [len(fields)]int32
+	// seq is the document's text as term numbers, sentence after
+	// sentence (seqBreak between them), for mining related terms; only
+	// in the records of the sample (hasSeq, see keepsText).
+	seq    []uint32
+	hasSeq bool
 }
 
 // tf returns the counts per field of the record's i-th term; pos is where
@@ -72,11 +77,16 @@ func (d *dict) snapshot() []string {
 	return d.terms[:len(d.terms):len(d.terms)]
 }
 
-// analyze makes the record of a search document, counting its terms.
-func analyze(d *document, dc *dict) *record {
+// analyze makes the record of a search document, counting its terms, and
+// keeping its text as terms when seq is set. The caller drops the
+// document's body when it needs it no more.
+func analyze(d *document, dc *dict, seq bool) *record {
 	sc := scratches.Get().(*scratch)
 	defer sc.release()
-	r := &record{doc: d, dict: dc}
+	r := &record{doc: d, dict: dc, hasSeq: seq}
+	if seq {
+		r.seq = sequence(d, dc)
+	}
 	r.lens = sc.count(d)
 	r.terms = dc.intern(sc.order)
 	r.mask = make([]uint16, len(sc.order))
@@ -97,8 +107,21 @@ func analyze(d *document, dc *dict) *record {
 			}
 		}
 	}
-	d.Body = "" // analysed: the index needs no more of it
 	return r
+}
+
+// weighed returns the record's terms with their weight levels, in the
+// order they first occur: what weighTerms returns of its document.
+func (r *record) weighed() []weighedTerm {
+	byID := r.dict.snapshot()
+	out := make([]weighedTerm, len(r.terms))
+	pos := 0
+	for i, id := range r.terms {
+		var tf [len(fields)]uint16
+		tf, pos = r.tf(i, pos)
+		out[i] = weighedTerm{byID[id], quantize(termWeight(&tf, &r.lens))}
+	}
+	return out
 }
 
 // weighTerms returns the distinct terms of a search document with their
@@ -159,4 +182,4 @@ func (sc *scratch) release() {
 
 // searchFormat changes whenever what a record holds or how it is analysed
 // does, so that serve never reuses a record an older skilldex made.
-const searchFormat = "search-2"
+const searchFormat = "search-3"

@@ -73,6 +73,20 @@ func Open(p string) (*Bleve, error) {
 		b.Close()
 		return nil, fmt.Errorf("%s: not an index of this skilldex (no %s field); rebuild the site", found, allField)
 	}
+	related, err := idx.GetInternal([]byte(relatedKey))
+	if err == nil {
+		b.shared.related, err = decodeRelated(related)
+	}
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("%s: %w", found, err)
+	}
+	blocks, err := idx.GetInternal([]byte(blocksKey))
+	if err != nil || len(blocks) == 0 {
+		b.Close()
+		return nil, fmt.Errorf("%s: not an index of this skilldex (no %s); rebuild the site", found, blocksKey)
+	}
+	b.shared.blocks = strings.Split(strings.TrimSuffix(string(blocks), "\n"), "\n")
 	return b, nil
 }
 

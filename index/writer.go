@@ -11,8 +11,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -84,6 +86,8 @@ type builder struct {
 	metas  []*document
 	facets []facet
 	recs   []*record
+	// sample says which skills' text is kept for mining related terms.
+	sample relatedSample
 
 	bleve *bleveBuild // nil when the site has no bleve index
 }
@@ -138,12 +142,12 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 		m.Put(searchFormat+":dict", dc)
 	}
 	b := &builder{ctx: ctx, c: c, site: site, m: m, dict: dc,
-		metas: make([]*document, len(c.Skills)), recs: make([]*record, len(c.Skills))}
+		metas: make([]*document, len(c.Skills)), recs: make([]*record, len(c.Skills)), sample: newRelatedSample(len(c.Skills))}
 	parallel.For(ctx, len(c.Skills), 0, func(i int) {
 		s := c.Skills[i]
 		if key := recordKey(s); key != "" {
 			// An unchanged skill's record has its document.
-			if r, ok := memo.Lookup[*record](m, key); ok && r.dict == dc {
+			if r, ok := memo.Lookup[*record](m, key); ok && r.dict == dc && r.hasSeq == b.sample.keeps(s.Name) {
 				b.recs[i], b.metas[i] = r, r.doc
 				return
 			}
@@ -207,15 +211,16 @@ func (b *builder) skill(i int) error {
 	s, key := b.c.Skills[i], recordKey(b.c.Skills[i])
 	d := b.metas[i]
 	d.setBody(s)
+	r := analyze(d, b.dict, b.sample.keeps(s.Name))
 	if bb := b.bleve; bb != nil && bb.inPass != nil {
 		k := bb.chunkOf[i]
 		cp := &bb.inPass[k]
-		cp.docs[i-bb.chunks[k].start] = newBleveDoc(d, bb.perDoc[i], bb.urls[i])
+		cp.docs[i-bb.chunks[k].start] = newBleveDoc(d, bb.perDoc[i], bb.urls[i], r.weighed())
 		if cp.pending.Add(-1) == 0 {
 			cp.err = bb.chunkDone(k)
 		}
 	}
-	r := analyze(d, b.dict)
+	d.Body = "" // analysed: the indexes need no more of it
 	r.key = key
 	b.recs[i] = r
 	if key != "" {
@@ -259,7 +264,9 @@ func (bb *bleveBuild) chunkDone(k int32) error {
 
 // write writes the JSON index, then the bleve index.
 func (b *builder) write(out *output.Writer) error {
-	for _, f := range buildJSON(b.recs, b.facets, pageTemplate) {
+	related := mineRelated(b.recs)
+	jsonFiles, blocks := buildJSON(b.recs, b.facets, pageTemplate, related)
+	for _, f := range jsonFiles {
 		if err := out.WriteRaw(Dir+f.path, f.data); err != nil {
 			return err
 		}
@@ -270,7 +277,7 @@ func (b *builder) write(out *output.Writer) error {
 	if b.bleve == nil {
 		return nil
 	}
-	files, err := b.bleveFiles()
+	files, err := b.bleveFiles(internalValues(related, blocks))
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
@@ -331,7 +338,7 @@ const bleveFormat = "bleve-3"
 // (serve), the groups are merged here, in parallel: a group whose
 // documents did not change is taken as it was, and in a group that
 // changed only the changed chunks are analysed again.
-func (b *builder) bleveFiles() ([]bleveFile, error) {
+func (b *builder) bleveFiles(internal map[string][]byte) ([]bleveFile, error) {
 	bb, ctx, m := b.bleve, b.ctx, b.m
 	for k := range bb.inPass {
 		if err := bb.inPass[k].err; err != nil {
@@ -373,7 +380,7 @@ func (b *builder) bleveFiles() ([]bleveFile, error) {
 					errs[g] = fmt.Errorf("internal error: skill %s was released or unloaded before its bleve document was made", bb.names[i])
 					return
 				}
-				docs[i-ch.start] = newBleveDoc(newDocument(b.c.Skills[i]), bb.perDoc[i], bb.urls[i])
+				docs[i-ch.start] = newBleveDoc(newDocument(b.c.Skills[i]), bb.perDoc[i], bb.urls[i], nil)
 			}
 			sb, err := buildSegment(bb.sh.mapping, bb.names[ch.start:ch.end], docs)
 			if err != nil {
@@ -401,7 +408,7 @@ func (b *builder) bleveFiles() ([]bleveFile, error) {
 			return nil, err
 		}
 	}
-	root, err := rootBolt(bb.sh, len(segs))
+	root, err := rootBolt(bb.sh, len(segs), internal)
 	if err != nil {
 		return nil, err
 	}
@@ -409,14 +416,28 @@ func (b *builder) bleveFiles() ([]bleveFile, error) {
 	return append(files, segs...), nil
 }
 
-// rootBolts holds root.bolt by segment count: it depends on nothing else
-// (writeRoot), and bolt writes it only to a file, synced.
-var rootBolts sync.Map
+// lastRoot is the root.bolt last made, by its key (see rootBolt): it
+// depends on nothing else (writeRoot), bolt writes it only to a file,
+// synced, and serve's rebuilds mostly ask for the one before.
+var lastRoot struct {
+	sync.Mutex
+	key  string
+	data []byte
+}
 
-// rootBolt returns the root.bolt of an index of n segments.
-func rootBolt(sh *shell, n int) ([]byte, error) {
-	if b, ok := rootBolts.Load(n); ok {
-		return b.([]byte), nil
+// rootBolt returns the root.bolt of an index of n segments, with the
+// internal values.
+func rootBolt(sh *shell, n int, internal map[string][]byte) ([]byte, error) {
+	h := sha256.New()
+	for _, k := range slices.Sorted(maps.Keys(internal)) {
+		fmt.Fprintf(h, "%s\x00%d\x00", k, len(internal[k]))
+		h.Write(internal[k])
+	}
+	key := fmt.Sprintf("%d:%x", n, h.Sum(nil))
+	lastRoot.Lock()
+	defer lastRoot.Unlock()
+	if lastRoot.key == key {
+		return lastRoot.data, nil
 	}
 	tmp, err := os.MkdirTemp("", "skilldex-bleve-")
 	if err != nil {
@@ -424,14 +445,14 @@ func rootBolt(sh *shell, n int) ([]byte, error) {
 	}
 	defer os.RemoveAll(tmp)
 	path := filepath.Join(tmp, "root.bolt")
-	if err := writeRoot(path, sh.root, n); err != nil {
+	if err := writeRoot(path, sh.root, n, internal); err != nil {
 		return nil, err
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	rootBolts.Store(n, b)
+	lastRoot.key, lastRoot.data = key, b
 	return b, nil
 }
 

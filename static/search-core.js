@@ -641,6 +641,7 @@ export class Index {
       const conv = ws[wi].conversational ? model.conversational : 1;
       if (!ws[wi].conversational) counted++;
       const best = new Map();
+      const own = new Set(); // matched by a key other than a related term
       for (const k of keys.values()) {
         terms.push(k.entry.key);
         const w = k.entry.idf * (k.factor * conv);
@@ -651,12 +652,13 @@ export class Index {
             const s = w * this.weights[qs[i]];
             const had = best.get(d);
             if (had === undefined || had < s) best.set(d, s);
+            if (k.kind !== RELATED) own.add(d);
           }
         }
       }
       for (const [d, s] of best) {
         const cur = scores.get(d);
-        const k = ws[wi].conversational ? 0 : 1;
+        const k = !ws[wi].conversational && own.has(d) ? 1 : 0;
         if (cur) {
           cur[0] += s;
           cur[1] += k;
