@@ -3,6 +3,7 @@ package index
 import (
 	"encoding/json"
 	"flag"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -60,17 +61,29 @@ func TestQueryCases(t *testing.T) {
 }
 
 // TestCoreParsesQueriesAlike runs static/search-core.js's parseQuery on the
-// queries of testdata/queries.json: the browser must read a query as
-// skilldex search does.
+// queries of testdata/queries.json and on 2,000 random ones made of the
+// syntax's characters, words, spaces and letters outside ASCII: the
+// browser must read a query as skilldex search does.
 func TestCoreParsesQueriesAlike(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node is not installed: static/search-core.js needs Node 20 or later to be checked (apt-get install nodejs)")
 	}
-	cases := readQueryCases(t)
 	var queries []string
-	for _, c := range cases {
+	for _, c := range readQueryCases(t) {
 		queries = append(queries, c.Query)
+	}
+	pieces := []string{`"`, "+", "-", ":", " ", "  ", "\t", "\u00a0", "\u0085", "\u3000", "\ufeff", "type", "tag", "Source", "plugin", "x", "kube",
+		"the", "want", "Café", "ＰＤＦ", "日本", "c++", "node.js", "deploying", "é", "\u0301", "İ", "𝐀", "1.5"}
+	r := rand.New(rand.NewPCG(19, 19))
+	for range 2000 {
+		var b strings.Builder
+		for range r.IntN(8) + 1 {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		if q := b.String(); !strings.ContainsAny(q, "\r\n") {
+			queries = append(queries, q)
+		}
 	}
 	script := `import { parseQuery } from ` + jsString("file://"+filepath.Join(testutil.ProjectRoot(t), "static", "search-core.js")) + `;
 let input = '';
@@ -89,17 +102,21 @@ process.stdout.write(JSON.stringify(out));`
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
 	}
-	for i, c := range cases {
+	bad := 0
+	for i, q := range queries {
 		var js Query
 		if err := json.Unmarshal([]byte(got[i]), &js); err != nil {
-			t.Fatalf("%q: %v", c.Query, err)
+			t.Fatalf("%q: %v", q, err)
 		}
 		a, _ := json.Marshal(js)
-		b, _ := json.Marshal(ParseQuery(c.Query))
+		b, _ := json.Marshal(ParseQuery(q))
 		if string(a) != string(b) {
-			t.Errorf("%q: JavaScript %s\nGo %s", c.Query, a, b)
+			if bad++; bad <= 10 {
+				t.Errorf("%q: JavaScript %s\nGo %s", q, a, b)
+			}
 		}
 	}
+	t.Logf("%d queries parsed alike but %d", len(queries), bad)
 }
 
 func FuzzParseQuery(f *testing.F) {
