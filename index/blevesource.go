@@ -153,46 +153,60 @@ func (s *bleveSource) entry(term string, df int) *termEntry {
 
 // postings reads the documents of term in _all with their weight levels.
 func (s *bleveSource) postings(term string) ([]posting, error) {
+	var out []posting
 	tfr, err := s.r.TermFieldReader(context.Background(), []byte(term), allField, true, false, false)
+	err = eachDoc(tfr, err, func(d *bindex.TermFieldDoc) error {
+		q, ok := levelOfFrequency(d.Freq)
+		if !ok {
+			return fmt.Errorf("bleve index: term %q has frequency %d in %s, which no weight gives: not an index of this skilldex (rebuild the site)", term, d.Freq, allField)
+		}
+		out = append(out, posting{doc: int32(d.ID.Value()), q: q})
+		return nil
+	})
+	return out, err
+}
+
+// eachEntry calls fn with each entry of a field dictionary (fd and err
+// as the reader's FieldDict methods return them), then closes it.
+func eachEntry(fd bindex.FieldDict, err error, fn func(*bindex.DictEntry)) error {
 	if err != nil {
-		return nil, err
+		return err
+	}
+	defer fd.Close()
+	for {
+		de, err := fd.Next()
+		if err != nil || de == nil {
+			return err
+		}
+		fn(de)
+	}
+}
+
+// eachDoc calls fn with each document of a term field reader (tfr and
+// err as the reader's TermFieldReader returns them), then closes it.
+func eachDoc(tfr bindex.TermFieldReader, err error, fn func(*bindex.TermFieldDoc) error) error {
+	if err != nil {
+		return err
 	}
 	defer tfr.Close()
-	out := make([]posting, 0, tfr.Count())
 	var tfd bindex.TermFieldDoc
 	for {
 		d, err := tfr.Next(tfd.Reset())
-		if err != nil {
-			return nil, err
+		if err != nil || d == nil {
+			return err
 		}
-		if d == nil {
-			break
+		if err := fn(d); err != nil {
+			return err
 		}
-		q, ok := levelOfFrequency(d.Freq)
-		if !ok {
-			return nil, fmt.Errorf("bleve index: term %q has frequency %d in %s, which no weight gives: not an index of this skilldex (rebuild the site)", term, d.Freq, allField)
-		}
-		out = append(out, posting{doc: int32(d.ID.Value()), q: q})
 	}
-	return out, nil
 }
 
 func (s *bleveSource) completions(p string, n int) ([]*termEntry, error) {
 	var cs []dictTerm
 	fd, err := s.r.FieldDictPrefix(allField, []byte(p))
+	err = eachEntry(fd, err, func(de *bindex.DictEntry) { cs = append(cs, dictTerm{term: de.Term, df: int(de.Count)}) })
 	if err != nil {
 		return nil, err
-	}
-	defer fd.Close()
-	for {
-		de, err := fd.Next()
-		if err != nil {
-			return nil, err
-		}
-		if de == nil {
-			break
-		}
-		cs = append(cs, dictTerm{term: de.Term, df: int(de.Count)})
 	}
 	slices.SortFunc(cs, func(a, b dictTerm) int { return cmp.Or(cmp.Compare(b.df, a.df), compareUTF16(a.term, b.term)) })
 	out := make([]*termEntry, 0, min(n, len(cs)))
@@ -215,27 +229,19 @@ func (s *bleveSource) neighbours(term string, maxDist, n int) ([]neighbour, erro
 	if k+1 < len(blocks) {
 		end = []byte(blocks[k+1])
 	}
-	fd, err := s.r.FieldDictRange(allField, []byte(blocks[k]), end)
-	if err != nil {
-		return nil, err
-	}
-	defer fd.Close()
 	var cs []cand
 	key := []rune(term)
-	for {
-		de, err := fd.Next()
-		if err != nil {
-			return nil, err
-		}
-		if de == nil {
-			break
-		}
+	fd, err := s.r.FieldDictRange(allField, []byte(blocks[k]), end)
+	err = eachEntry(fd, err, func(de *bindex.DictEntry) {
 		if de.Term == term || shardOf(blocks, de.Term) != k {
-			continue
+			return
 		}
 		if d := editDistance(key, []rune(de.Term), maxDist); d <= maxDist {
 			cs = append(cs, cand{dictTerm{de.Term, int(de.Count)}, d})
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
 	slices.SortFunc(cs, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.dist, b.dist), cmp.Compare(b.df, a.df), compareUTF16(a.term, b.term))
@@ -265,43 +271,22 @@ func (s *bleveSource) facetDocs(facet, value string) ([]int32, error) {
 // readFacet reads every value of a facet with its documents.
 func readFacet(r bindex.IndexReader, facet string) ([]facetValueDocs, error) {
 	field := facetField(facet)
+	var values []string
 	fd, err := r.FieldDict(field)
-	if err != nil {
+	if err := eachEntry(fd, err, func(de *bindex.DictEntry) { values = append(values, de.Term) }); err != nil {
 		return nil, err
 	}
-	var values []string
-	for {
-		de, err := fd.Next()
-		if err != nil {
-			fd.Close()
-			return nil, err
-		}
-		if de == nil {
-			break
-		}
-		values = append(values, de.Term)
-	}
-	fd.Close()
 	out := make([]facetValueDocs, 0, len(values))
 	for _, v := range values {
+		var docs []int32
 		tfr, err := r.TermFieldReader(context.Background(), []byte(v), field, false, false, false)
+		err = eachDoc(tfr, err, func(d *bindex.TermFieldDoc) error {
+			docs = append(docs, int32(d.ID.Value()))
+			return nil
+		})
 		if err != nil {
 			return nil, err
 		}
-		var docs []int32
-		var tfd bindex.TermFieldDoc
-		for {
-			d, err := tfr.Next(tfd.Reset())
-			if err != nil {
-				tfr.Close()
-				return nil, err
-			}
-			if d == nil {
-				break
-			}
-			docs = append(docs, int32(d.ID.Value()))
-		}
-		tfr.Close()
 		out = append(out, facetValueDocs{v, docs})
 	}
 	return out, nil

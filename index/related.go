@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"maps"
 	"math"
@@ -12,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/internal/parallel"
 )
 
@@ -125,8 +128,34 @@ func sequence(d *document, dc *dict) []uint32 {
 	return out
 }
 
+// relatedTerms returns the related terms of the catalog's terms, mined
+// from the sample's text, or as the memo has them from a build of the same
+// sample (serve's rebuilds: an edit outside the sample changes nothing).
+func (b *builder) relatedTerms() map[string][]relatedTerm {
+	h := sha256.New()
+	cacheable := b.m != nil
+	for _, r := range b.recs {
+		if r.hasSeq {
+			cacheable = cacheable && r.key != ""
+			fmt.Fprintf(h, "%s\x00", r.key)
+		}
+	}
+	key := searchFormat + ":related:" + hex.EncodeToString(h.Sum(nil))
+	if cacheable {
+		if rel, ok := memo.Lookup[map[string][]relatedTerm](b.m, key); ok {
+			return rel
+		}
+	}
+	rel := mineRelated(b.recs)
+	if cacheable {
+		b.m.Put(key, rel)
+	}
+	return rel
+}
+
 // mineRelated returns the related terms of the records' terms, from the
-// text of the records that kept it.
+// text of the records that kept it: the sample. Only the sample counts,
+// document frequencies included, so that the terms depend on it alone.
 func mineRelated(recs []*record) map[string][]relatedTerm {
 	if len(recs) == 0 {
 		return nil
@@ -134,6 +163,9 @@ func mineRelated(recs []*record) map[string][]relatedTerm {
 	byID := recs[0].dict.snapshot()
 	df := make([]int32, len(byID))
 	for _, r := range recs {
+		if !r.hasSeq {
+			continue
+		}
 		for _, id := range r.terms {
 			df[id]++
 		}

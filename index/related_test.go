@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skilldex/skilldex/build/memo"
 )
 
 // relatedCorpus is a catalog where "invoice" and "bill" occur amid the
@@ -144,5 +146,32 @@ func TestSequence(t *testing.T) {
 	}
 	if got, want := strings.Join(parts, " "), "pdf tool | fill pdf form | merg file | us node | js | read tabl |"; got != want {
 		t.Errorf("sequence %q, want %q", got, want)
+	}
+}
+
+// TestRelatedTermsFromTheMemo: serve's rebuild takes the related terms
+// from the memo while the sample's skills are unchanged, and mines them
+// again when one changed.
+func TestRelatedTermsFromTheMemo(t *testing.T) {
+	m := memo.New()
+	dc := newDict()
+	var recs []*record
+	for i, d := range relatedCorpus() {
+		r := analyze(d, dc, true)
+		r.key = fmt.Sprintf("key-%d", i)
+		recs = append(recs, r)
+	}
+	b := &builder{m: m, recs: recs}
+	first := b.relatedTerms()
+	if len(first) == 0 {
+		t.Fatal("no related terms")
+	}
+	first["sentinel"] = nil // what the memo holds, seen if it is reused
+	if again := b.relatedTerms(); !slices.Contains(slices.Collect(maps.Keys(again)), "sentinel") {
+		t.Error("the related terms of an unchanged sample were mined again")
+	}
+	recs[3].key = "changed"
+	if again := b.relatedTerms(); slices.Contains(slices.Collect(maps.Keys(again)), "sentinel") {
+		t.Error("the related terms of a changed sample came from the memo")
 	}
 }

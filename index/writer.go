@@ -264,7 +264,7 @@ func (bb *bleveBuild) chunkDone(k int32) error {
 
 // write writes the JSON index, then the bleve index.
 func (b *builder) write(out *output.Writer) error {
-	related := mineRelated(b.recs)
+	related := b.relatedTerms()
 	jsonFiles, blocks := buildJSON(b.recs, b.facets, pageTemplate, related)
 	for _, f := range jsonFiles {
 		if err := out.WriteRaw(Dir+f.path, f.data); err != nil {
