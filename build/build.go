@@ -29,8 +29,6 @@ type Options struct {
 	Site *siteinfo.Info
 	// NoMinify writes HTML, CSS and JavaScript as generated.
 	NoMinify bool
-	// Progress, when set, is told about each stage as it starts.
-	Progress func(stage string)
 	// KeepSkills keeps every skill whole in Result.Catalog. By default a
 	// build without a Cache lets each skill's sources, body and UASP
 	// document go once its files are written (catalog.Skill.Release), so
@@ -134,7 +132,7 @@ type writeOptions struct {
 	// for the skills being written instead of for the whole catalog.
 	// serve's builds keep them in their Cache.
 	release  bool
-	progress func(string)
+	progress *Progress
 }
 
 // write runs the writers: Begin for each, at once, then their work per
@@ -147,10 +145,6 @@ type writeOptions struct {
 func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo, opt writeOptions) error {
 	if opt.overlap && opt.release {
 		return errors.New("build: the writers of a build that releases its skills cannot overlap")
-	}
-	progress := opt.progress
-	if progress == nil {
-		progress = func(string) {}
 	}
 	// The labels tell the writers apart in a CPU profile
 	// (go tool pprof -tagfocus writer=api), goroutines they start
@@ -185,9 +179,9 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		return wrap(i, err)
 	}
 	if opt.overlap {
-		progress(strings.Join(names(ws), ", "))
+		opt.progress.start(strings.Join(names(ws), ", "), 0)
 		parallel.For(ctx, len(ws), len(ws), func(i int) {
-			errs[i] = skillPass(ctx, ws[i:i+1], works[i:i+1], labelled[i:i+1], c, false)
+			errs[i] = skillPass(ctx, ws[i:i+1], works[i:i+1], labelled[i:i+1], c, false, nil)
 			if errs[i] == nil {
 				errs[i] = finish(i)
 			}
@@ -209,15 +203,15 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 			}
 		})
 	}
-	progress("skills")
-	if err := skillPass(ctx, ws, works, labelled, c, opt.release); err != nil {
+	opt.progress.start(StageSkills, len(c.Skills))
+	if err := skillPass(ctx, ws, works, labelled, c, opt.release, opt.progress); err != nil {
 		return err
 	}
 	for i, w := range ws {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		progress(w.Name())
+		opt.progress.start(w.Name(), 0)
 		if err := finish(i); err != nil {
 			return err
 		}
@@ -244,10 +238,11 @@ func names(ws []Writer) []string {
 
 // skillPass runs every writer's work for each skill, skills in parallel.
 // When release is set, it reloads each skill (catalog.Skill.Reload)
-// before its first writer and releases it after its last. It stops at
+// before its first writer and releases it after its last, and counts it
+// done in progress after its last. It stops at
 // the first error and returns the error of the first skill in catalog
 // order that failed.
-func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog, release bool) error {
+func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, c *catalog.Catalog, release bool, progress *Progress) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	errs := make([]error, len(c.Skills))
@@ -274,6 +269,7 @@ func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []c
 		if release {
 			c.Skills[i].Release()
 		}
+		progress.add()
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -300,10 +296,6 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 		}
 		opt.Site = info
 	}
-	progress := opt.Progress
-	if progress == nil {
-		progress = func(string) {}
-	}
 	// The site is never read back as sources: it holds a copy of every
 	// skill (a folder skilldex built is skipped by its marker too, but the
 	// output may not be built yet).
@@ -311,7 +303,6 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	if opt.Repository == "" {
 		opt.Repository = opt.Site.Repository
 	}
-	progress("load")
 	c, err := Load(ctx, opt.LoadOptions)
 	if err != nil {
 		return nil, err
@@ -329,7 +320,7 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 		return nil, err
 	}
 	release := opt.Cache == nil && !opt.KeepSkills
-	wopt := writeOptions{overlap: out.Incremental() && !release, release: release, progress: progress}
+	wopt := writeOptions{overlap: out.Incremental() && !release, release: release, progress: opt.Progress}
 	if err := write(ctx, writers, c, out, site, opt.Cache.writers(), wopt); err != nil {
 		out.Abort()
 		return nil, err

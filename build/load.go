@@ -50,6 +50,8 @@ type LoadOptions struct {
 	// repository:), which names the source of a catalog of one. Build
 	// takes the site's when it is not set.
 	Repository string
+	// Progress, when set, follows the load (and Build's writing).
+	Progress *Progress
 }
 
 // Load reads, parses and checks every skill of the sources, gives each its
@@ -58,6 +60,7 @@ type LoadOptions struct {
 // diagnostics. The skills' YAML syntax trees are let go once their checks
 // are done (skill.Skill.ReleaseSyntax).
 func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
+	opt.Progress.start(StageDiscover, 0)
 	found, err := source.Discover(ctx, opt.Sources, opt.Source)
 	if err != nil {
 		return nil, err
@@ -70,7 +73,9 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	if opt.Cache != nil {
 		opt.Cache.begin()
 	}
+	opt.Progress.start(StageParse, len(found.Inputs))
 	parallel.For(ctx, len(found.Inputs), opt.Workers, func(i int) {
+		defer opt.Progress.add()
 		in := found.Inputs[i]
 		src := roots[in.RootIndex].Of(workspaceDir(in))
 		var key [32]byte

@@ -85,15 +85,14 @@ description: The second skill.
 	before := siteDigest(t, out)
 	edited := filepath.Join(src, "beta", "SKILL.md")
 	_, err := Build(context.Background(), Options{
-		LoadOptions: LoadOptions{Sources: []string{src}},
-		Output:      out,
-		Progress: func(stage string) {
-			if stage == "skills" {
+		LoadOptions: LoadOptions{Sources: []string{src}, Progress: &Progress{OnStage: func(stage string, _ int) {
+			if stage == StageSkills {
 				if err := os.WriteFile(edited, []byte("---\nname: beta\ndescription: Saved again.\n---\n# Beta\n"), 0o644); err != nil {
 					t.Error(err)
 				}
 			}
-		},
+		}}},
+		Output: out,
 	})
 	if err == nil || !strings.Contains(err.Error(), "changed while the site was being built") || !strings.Contains(err.Error(), "beta") {
 		t.Fatalf("build of a skill edited while it ran: %v; want an error naming beta's SKILL.md", err)

@@ -19,6 +19,13 @@ import (
 // types them, and they would bloat the dictionary.
 const maxTokenLen = 32
 
+// MaxTokenLen is the longest word, in characters, that is a term.
+const MaxTokenLen = maxTokenLen
+
+// IsStopWord reports whether the folded word w is a stop word, which is
+// not indexed.
+func IsStopWord(w string) bool { return stopWords[w] }
+
 // stopWords are not indexed: they match nearly every skill. They are the
 // stop words of bleve's English analyzer (en.EnglishStopWords, which a
 // bleve program's query drops), less the forms with an apostrophe that

@@ -63,7 +63,7 @@ type jsonFile struct {
 	data []byte
 }
 
-// Manifest is search/manifest.json.
+// Manifest is search/manifest.json, which index/jsonsearch reads too.
 type Manifest struct {
 	Version int `json:"version"`
 	// ID identifies this index's content; the client adds it to the URL
@@ -77,12 +77,13 @@ type Manifest struct {
 	Cards  int         `json:"cards"`
 	Page   string      `json:"page"`
 	Shards []string    `json:"shards"`
-	Facets []facetInfo `json:"facets"`
+	Facets []FacetInfo `json:"facets"`
 	// Model is the query-time ranking model every reader uses.
 	Model Model `json:"model"`
 }
 
-type facetInfo struct {
+// FacetInfo is a facet of the manifest.
+type FacetInfo struct {
 	ID    string `json:"id"`
 	Label string `json:"label"`
 	// Values are [value, count, file number], most common first; All
@@ -487,14 +488,14 @@ func computeFacets(docs []*document) []facet {
 
 // writeFacets writes each value's document list and returns the
 // manifest's facet entries (facets without values are left out).
-func writeFacets(facets []facet) ([]facetInfo, []jsonFile) {
-	var infos []facetInfo
+func writeFacets(facets []facet) ([]FacetInfo, []jsonFile) {
+	var infos []FacetInfo
 	var files []jsonFile
 	for _, f := range facets {
 		if len(f.values) == 0 {
 			continue
 		}
-		info := facetInfo{ID: f.id, Label: f.label}
+		info := FacetInfo{ID: f.id, Label: f.label}
 		all := make([][3]any, len(f.values))
 		for i, v := range f.values {
 			all[i] = [3]any{v.name, len(v.docs), i}

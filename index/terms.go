@@ -146,6 +146,11 @@ func invert(recs []*record) (terms []string, postings [][]posting) {
 	return terms, postings
 }
 
+// CompareUTF16 orders strings as JavaScript compares them (by UTF-16 code
+// units), as the index's files are sorted: a reader of the JSON index
+// searches them with it.
+func CompareUTF16(a, b string) int { return compareUTF16(a, b) }
+
 // compareUTF16 orders strings as JavaScript compares them (by UTF-16 code
 // units), so that the client's binary searches agree with the build's.
 func compareUTF16(a, b string) int {

@@ -13,8 +13,10 @@
 //
 // Tokens, stemming and the query syntax must stay identical to
 // index/analyze.go, index/porter.go and index/query.go, and the ranking
-// to index/rank.go: the Go tests check them on every word of the corpus,
-// on testdata/queries.json and on the judged queries.
+// to index/rank.go, which ranks the bleve index (skilldex search) and,
+// through index/jsonsearch, this JSON index for Go programs (skilldex
+// mcp): the Go tests check them on every word of the corpus, on
+// testdata/queries.json and on the judged queries.
 
 // STOP are the stop words (index.stopWords): bleve's English ones without
 // apostrophes, and s, t and will.

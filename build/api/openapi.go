@@ -38,10 +38,13 @@ func openAPI(site *siteinfo.Info) obj {
 			[]obj{name}, jsonOK("The skill.", "")),
 		"/api/v1/skills/{name}/paths.json": get("listPaths", "Every query path of the skill that has a static answer, with its file name.",
 			[]obj{name}, jsonOK("The paths.", "")),
-		"/api/v1/skills/{name}/{file}": get("queryPath", "The answer to the UASP query NAME:PATH (uasp.md 6.3), as `skilldex query` prints it. Filters are not static: apply them to the unfiltered answer, or run `skilldex query --site`.",
+		"/api/v1/skills/{name}/{file}": get("queryPath", "The answer to the UASP query NAME:PATH (uasp.md 6.3), as `skilldex query` prints it. "+
+			"A path without a file is answered from the longest path paths.json lists that is a prefix of it (whole segments), else from /api/v1/skills/{name}.json (its document): "+
+			"look the rest of the path up in that value as the query engine does (keys holding dots are keys; list entries are found by name or id, else by index). "+
+			"Filters are not static: apply them to the unfiltered answer, or run `skilldex query --site` or `skilldex mcp`, which follow this rule.",
 			[]obj{name, {"name": "file", "in": "path", "required": true, "schema": obj{"type": "string"},
 				"description": "PATH followed by .json, with '/', '\\', '%', '~' and control characters written as %XX (as paths.json lists them): commands.click.json."}},
-			jsonOK("The answer; found is false, with an error, for a document that fails validation.", "Answer")),
+			jsonOK("The answer; found is true whenever the document has the path (warnings never stop an answer).", "Answer")),
 		p(OpenAPIPath):                   get("openAPI", "This description.", nil, jsonOK("OpenAPI 3.1.", "")),
 		p(PromptPath):                    get("availableSkills", "The <available_skills> block to paste into a system prompt.", nil, typed("The block.", "text/plain")),
 		p(AgentSkillsPath):               get("agentSkillsIndex", "Agent Skills discovery index v0.2.0: each skill's SKILL.md or ZIP archive with its SHA-256 digest.", nil, jsonOK("The index.", "")),

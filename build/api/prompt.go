@@ -4,8 +4,9 @@
 // llms-full.txt, the SkillBag SKILLS.md of the whole catalog, the
 // <available_skills> prompt block, and for each skill its Markdown twin,
 // its files (active documents only as text, see siteinfo.PublishedFile)
-// and its .skill archive. It also answers queries from a built site
-// (QuerySite), as `skilldex query --site` does.
+// and its .skill archive. It also reads a skill's document back from its
+// api/v1/skills/NAME.json (LoadDocument), for package siteread, which
+// answers queries from a built site.
 package api
 
 import (

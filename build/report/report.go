@@ -9,6 +9,9 @@ import (
 	"io"
 	"strings"
 
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
 )
@@ -22,13 +25,16 @@ type Options struct {
 	Verbose bool
 	// Version is skilldex's version, for SARIF.
 	Version string
+	// Color marks the severities of text output with ANSI colours, for a
+	// terminal.
+	Color bool
 }
 
 // Write writes c's diagnostics to w in format.
 func Write(w io.Writer, format string, c *catalog.Catalog, opt Options) error {
 	switch format {
 	case "text":
-		return Text(w, c, opt.Verbose)
+		return text(w, c, opt)
 	case "json":
 		return JSON(w, c)
 	case "github":
@@ -51,11 +57,15 @@ func allDiagnostics(c *catalog.Catalog) []diag.Diagnostic {
 
 // Text writes one line per diagnostic, compiler style, then a summary.
 func Text(w io.Writer, c *catalog.Catalog, verbose bool) error {
+	return text(w, c, Options{Verbose: verbose})
+}
+
+func text(w io.Writer, c *catalog.Catalog, opt Options) error {
 	for _, d := range allDiagnostics(c) {
-		if d.Severity == diag.Info && !verbose {
+		if d.Severity == diag.Info && !opt.Verbose {
 			continue
 		}
-		if _, err := fmt.Fprintln(w, d.String()); err != nil {
+		if _, err := fmt.Fprintln(w, Line(d, opt.Color)); err != nil {
 			return err
 		}
 	}
@@ -63,21 +73,49 @@ func Text(w io.Writer, c *catalog.Catalog, verbose bool) error {
 	return err
 }
 
-// SummaryLine describes a summary in one line.
+// ANSI styles of Line.
+const (
+	styleBold  = "\x1b[1m"
+	styleDim   = "\x1b[2m"
+	styleReset = "\x1b[0m"
+)
+
+var severityStyle = map[diag.Severity]string{
+	diag.Error:   "\x1b[1;31m", // bold red
+	diag.Warning: "\x1b[1;33m", // bold yellow
+	diag.Info:    "\x1b[1;36m", // bold cyan
+}
+
+// Line is d as one line of text, compiler style (d.String()); with color,
+// the location is bold, the severity coloured by how grave it is and the
+// code dim, as compilers show them on a terminal.
+func Line(d diag.Diagnostic, color bool) string {
+	if !color {
+		return d.String()
+	}
+	return fmt.Sprintf("%s%s%s: %s%s%s: %s %s[%s]%s", styleBold, d.Location(), styleReset,
+		severityStyle[d.Severity], d.Severity, styleReset, d.Message, styleDim, d.Code, styleReset)
+}
+
+// SummaryLine describes a summary in one line; counts have thousands
+// separators (10,000 skills).
 func SummaryLine(s catalog.Summary) string {
-	line := fmt.Sprintf("%s: %d approved, %d caution, %d rejected", plural(s.Skills, "skill", "skills"), s.Approved, s.Caution, s.Rejected)
+	line := printer.Sprintf("%s: %d approved, %d caution, %d rejected", plural(s.Skills, "skill", "skills"), s.Approved, s.Caution, s.Rejected)
 	if s.Shadowed > 0 {
-		line += fmt.Sprintf(", %d shadowed", s.Shadowed)
+		line += printer.Sprintf(", %d shadowed", s.Shadowed)
 	}
 	line += fmt.Sprintf("; %s, %s, %s", plural(s.Errors, "error", "errors"), plural(s.Warnings, "warning", "warnings"), plural(s.Infos, "info", "infos"))
 	return line
 }
 
+// printer writes numbers as people read them in English.
+var printer = message.NewPrinter(language.English)
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return printer.Sprintf("%d %s", n, many)
 }
 
 // JSONSkill is one skill in the JSON report.

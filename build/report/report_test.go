@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
@@ -177,5 +179,41 @@ func TestTextSummary(t *testing.T) {
 	}
 	if strings.Contains(out, ": info: ") {
 		t.Error("info printed without verbose")
+	}
+}
+
+// TestTextColor: with Color, every severity is coloured and the text read
+// without the escapes is the plain line; without, no escape is written.
+func TestTextColor(t *testing.T) {
+	c := loadCatalog(t)
+	for _, color := range []bool{false, true} {
+		var buf bytes.Buffer
+		if err := Write(&buf, "text", c, Options{Verbose: true, Color: color}); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		if got := strings.Contains(out, "\x1b["); got != color {
+			t.Errorf("color %v: escapes written: %v\n%s", color, got, out)
+		}
+		var plain bytes.Buffer
+		Text(&plain, c, true)
+		if stripped := regexp.MustCompile("\x1b\\[[0-9;]*m").ReplaceAllString(out, ""); stripped != plain.String() {
+			t.Errorf("color %v: without its escapes the report is\n%s\nwant\n%s", color, stripped, plain.String())
+		}
+	}
+	for sev, want := range map[diag.Severity]string{diag.Error: "\x1b[1;31merror", diag.Warning: "\x1b[1;33mwarning", diag.Info: "\x1b[1;36minfo"} {
+		if line := Line(diag.Diagnostic{File: "a/SKILL.md", Line: 2, Severity: sev, Code: "x", Message: "m"}, true); !strings.Contains(line, want) {
+			t.Errorf("%s: %q lacks %q", sev, line, want)
+		}
+	}
+}
+
+// TestSummaryLineCounts: counts read as people write them, with their
+// noun in the right number.
+func TestSummaryLineCounts(t *testing.T) {
+	got := SummaryLine(catalog.Summary{Skills: 10000, Approved: 9000, Caution: 1000, Shadowed: 1200, Warnings: 28050, Infos: 1})
+	want := "10,000 skills: 9,000 approved, 1,000 caution, 0 rejected, 1,200 shadowed; 0 errors, 28,050 warnings, 1 info"
+	if got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -31,11 +31,34 @@ import (
 // with it.
 const Prefix = "/__skilldex/"
 
-// reloadScript reconnects after a rebuild-triggered reload and after the
-// server restarts. It is a file, not inline, so the pages' CSP allows it.
+// reloadScript reloads the page after each rebuild, and reconnects after
+// the server restarts. It is a file, not inline, so the pages' CSP allows
+// it. The reader keeps their place: the scroll position is saved before
+// the reload and restored once the new page has loaded (its styles and
+// images too), whatever the browser restores on its own.
 const reloadScript = `(() => {
+  const key = 'skilldex-scroll:' + location.pathname + location.search;
+  let saved = null;
+  try {
+    saved = JSON.parse(sessionStorage.getItem(key));
+    sessionStorage.removeItem(key);
+  } catch {}
+  if (Array.isArray(saved)) {
+    history.scrollRestoration = 'manual';
+    const restore = () => {
+      scrollTo(saved[0], saved[1]);
+      history.scrollRestoration = 'auto';
+    };
+    if (document.readyState === 'complete') restore();
+    else addEventListener('load', restore, {once: true});
+  }
   const es = new EventSource(` + "`" + Prefix + "events`" + `);
-  es.addEventListener('reload', () => location.reload());
+  es.addEventListener('reload', () => {
+    try {
+      sessionStorage.setItem(key, JSON.stringify([scrollX, scrollY]));
+    } catch {}
+    location.reload();
+  });
 })();
 `
 

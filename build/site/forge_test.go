@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/forge"
 	"github.com/skilldex/skilldex/build/pack"
 	"github.com/skilldex/skilldex/build/siteinfo"
 )
@@ -46,6 +47,7 @@ func TestForgeLinks(t *testing.T) {
 		{"quotes in the URL are escaped", `https://github.com/acme/x"><script>`, "",
 			`<li><a href="https://github.com/acme/x%22%3E%3Cscript%3E/blob/main/cat/skills/pdf-tools/SKILL.md">View source</a></li>`, "", ""},
 		{"not http", "javascript:alert(1)", "", "", "", ""},
+		{"credentials", "https://user:token@github.com/acme/skills", "", "", "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -59,6 +61,17 @@ func TestForgeLinks(t *testing.T) {
 			opt.Source.RepoDir = map[string]string{src: "cat"}
 			if _, err := build.Build(context.Background(), opt); err != nil {
 				t.Fatal(err)
+			}
+			// The footer links the repository as the forge links do, or
+			// not at all.
+			wantFooter := ""
+			if link, ok := forge.Repository(c.repo); ok {
+				wantFooter = `<a href="` + strings.ReplaceAll(link, `"`, "%22") + `">source repository</a>`
+			}
+			if home, _ := os.ReadFile(filepath.Join(opt.Output, "index.html")); (wantFooter == "") == strings.Contains(string(home), "source repository") ||
+				!strings.Contains(string(home), wantFooter) {
+				i := strings.Index(string(home), "<footer")
+				t.Errorf("the footer, want %q: %.400s", wantFooter, string(home)[max(i, 0):])
 			}
 			for name, want := range map[string]string{"pdf-tools": c.pdf, "mermaid-diagrams": c.mermaid, "delta": c.delta} {
 				b, err := os.ReadFile(filepath.Join(opt.Output, "skills", name, "index.html"))

@@ -73,7 +73,7 @@ type shellURL struct{ Word, Link string }
 func (r *renderer) shellURL(sitePath string) *shellURL {
 	u := &shellURL{Link: r.site.Link(sitePath)}
 	if r.site.Absolute() {
-		u.Word = shellWord(r.site.URL(sitePath))
+		u.Word = siteinfo.ShellWord(r.site.URL(sitePath))
 	}
 	return u
 }
@@ -130,33 +130,7 @@ func skillsCLIInstalls(s *catalog.Skill, site *siteinfo.Info) bool {
 	}
 	desc := strings.TrimSpace(s.Description)
 	n := len(utf16.Encode([]rune(desc)))
-	return skillsCLIName(s.Name) && n >= 1 && n <= 1024
-}
-
-// skillsCLIName reports whether the skills CLI accepts name from a
-// discovery index.
-func skillsCLIName(name string) bool {
-	if len(name) < 1 || len(name) > 64 || name[0] == '-' || name[len(name)-1] == '-' || strings.Contains(name, "--") {
-		return false
-	}
-	for _, c := range name {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-// shellWord quotes s for a POSIX shell when it holds a character the shell
-// would read as more than a letter of a word. static/theme.js quotes the
-// URLs it makes the same way.
-func shellWord(s string) string {
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_.~:/%@+=,-", c)) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
+	return siteinfo.SkillsCLIName(s.Name) && n >= 1 && n <= 1024
 }
 
 // shellSafe keeps the characters a skill name may hold in a shell word.

@@ -21,6 +21,7 @@ import (
 	"sync"
 
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/forge"
 	"github.com/skilldex/skilldex/build/markdown"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
@@ -118,7 +119,7 @@ type siteView struct {
 	Title       string
 	Description string
 	Base        string
-	Repository  string
+	Repository  string // as package forge links it, or "" (forge.Repository)
 	CSP         string
 	Nav         []navItem
 	assets      map[string]string // asset name -> link with version
@@ -128,6 +129,10 @@ type navItem struct{ Label, Link, Section string }
 
 // Link returns the root-relative link of a site path.
 func (v *siteView) Link(p string) string { return v.info.Link(p) }
+
+// Generator names the program that built the site, for the generator
+// meta tag.
+func (v *siteView) Generator() string { return v.info.Generator }
 
 // Asset returns the link of an asset, with a version query so that browsers
 // fetch it anew when it changes.
@@ -143,9 +148,10 @@ func newRenderer(site *siteinfo.Info, minify bool) (*renderer, error) {
 	r := &renderer{site: site, pages: map[string]*template.Template{}}
 	digest := sha256.New()
 	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00", site.Title, site.Description, site.Base, site.Repository, site.RepositoryBranch, site.QueryPaths, site.Parts)
+	repo, _ := forge.Repository(site.Repository)
 	v := &siteView{
 		info: site, Title: site.Title, Description: site.Description, Base: site.Base.Path,
-		Repository: safeHTTPURL(site.Repository), CSP: CSP, assets: map[string]string{},
+		Repository: repo, CSP: CSP, assets: map[string]string{},
 	}
 	v.Nav = []navItem{
 		{"Skills", site.Link(""), "home"},
@@ -178,7 +184,7 @@ func newRenderer(site *siteinfo.Info, minify bool) (*renderer, error) {
 	}
 	r.view = v
 
-	fmt.Fprintf(digest, "minify:%v\x00", minify)
+	fmt.Fprintf(digest, "minify:%v\x00generator:%s\x00", minify, site.Generator)
 	funcs := template.FuncMap{"lower": strings.ToLower}
 	shared := []string{"base.html", "partials.html"}
 	sources := map[string]string{}

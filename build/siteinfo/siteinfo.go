@@ -43,6 +43,12 @@ type Info struct {
 	// Parts are the optional parts of the site and whether each is
 	// published; New publishes them all.
 	Parts Parts
+	// Generator names the program that built the site, in each page's
+	// generator meta tag: "skilldex" (New's), or the CLI's version line,
+	// which names the release or commit. It is the same for every build
+	// of one binary, so the output stays deterministic; nothing else
+	// varies with it.
+	Generator string
 	// Date stands in for the dates the sources do not give (an Atom entry
 	// needs one): SOURCE_DATE_EPOCH when set, else the Unix epoch, so
 	// that the output never depends on when it was built.
@@ -158,7 +164,10 @@ func New(title, base string) (*Info, error) {
 	}
 	u, err := url.Parse(base)
 	if err != nil {
-		return nil, fmt.Errorf("base URL %q: %v", base, err)
+		if ue, ok := err.(*url.Error); ok {
+			err = ue.Err // without the URL again
+		}
+		return nil, fmt.Errorf("base URL %q is not a URL: %v", base, err)
 	}
 	if u.Scheme != "" && u.Scheme != "http" && u.Scheme != "https" {
 		return nil, fmt.Errorf("base URL %q: want http or https, not %s", base, u.Scheme)
@@ -179,7 +188,7 @@ func New(title, base string) (*Info, error) {
 	if title == "" {
 		title = "Skills"
 	}
-	return &Info{Title: title, Base: u, Date: SourceDate(), Parts: AllParts}, nil
+	return &Info{Title: title, Base: u, Date: SourceDate(), Parts: AllParts, Generator: "skilldex"}, nil
 }
 
 // Link returns the root-relative URL of a site path ("skills/x/" ->

@@ -52,7 +52,10 @@ func RepoName(raw string) string {
 		if s == "" {
 			continue
 		}
-		if s == "." || s == ".." {
+		// No forge's owner or repository name holds "@" or ":": a
+		// segment with one is the rest of a user name, password or
+		// host that the address was not parsed as (user:token@host:x).
+		if s == "." || s == ".." || strings.ContainsAny(s, "@:") {
 			return ""
 		}
 		// GitHub, Gitea and Bitbucket pages of a file or folder.

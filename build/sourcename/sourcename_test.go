@@ -18,24 +18,28 @@ func TestRepoName(t *testing.T) {
 		"https://github.com/acme/skills/tree/main/skills":      "acme/skills",
 		"https://github.com/acme/skills/extra/segments":        "acme/skills",
 		"https://x-access-token:SECRET@github.com/acme/skills": "acme/skills",
-		"ssh://git@github.com/acme/skills.git":                 "acme/skills",
-		"git@github.com:acme/skills.git":                       "acme/skills",
-		"github.com:acme/skills":                               "acme/skills",
-		"https://gitlab.com/group/sub/project":                 "group/sub/project",
-		"https://gitlab.com/group/sub/project/-/tree/main/x":   "group/sub/project",
-		"https://gitea.example/owner/repo/src/branch/main":     "owner/repo",
-		"https://git.example.com/skills":                       "skills",
-		"":                                                     "",
-		"https://github.com/":                                  "",
-		"https://github.com/.git":                              "",
-		"/home/someone/repos/skills.git":                       "",
-		"../skills.git":                                        "",
-		"file:///home/someone/repos/skills.git":                "",
-		`C:\Users\someone\skills`:                              "",
-		"c:/Users/someone/skills":                              "",
-		"git@github.com:/abs/path":                             "",
-		"https://github.com/acme/../etc":                       "",
-		"not a url":                                            "",
+		// Credentials in a scp-like address, which git cannot use either:
+		// what follows the first colon is no repository path.
+		"user:SECRET@github.com:acme/skills":                 "",
+		"oauth2:glpat-XYZ@gitlab.com:g/p.git":                "",
+		"ssh://git@github.com/acme/skills.git":               "acme/skills",
+		"git@github.com:acme/skills.git":                     "acme/skills",
+		"github.com:acme/skills":                             "acme/skills",
+		"https://gitlab.com/group/sub/project":               "group/sub/project",
+		"https://gitlab.com/group/sub/project/-/tree/main/x": "group/sub/project",
+		"https://gitea.example/owner/repo/src/branch/main":   "owner/repo",
+		"https://git.example.com/skills":                     "skills",
+		"":                                                   "",
+		"https://github.com/":                                "",
+		"https://github.com/.git":                            "",
+		"/home/someone/repos/skills.git":                     "",
+		"../skills.git":                                      "",
+		"file:///home/someone/repos/skills.git":              "",
+		`C:\Users\someone\skills`:                            "",
+		"c:/Users/someone/skills":                            "",
+		"git@github.com:/abs/path":                           "",
+		"https://github.com/acme/../etc":                     "",
+		"not a url":                                          "",
 	} {
 		if got := RepoName(in); got != want {
 			t.Errorf("RepoName(%q) = %q, want %q", in, got, want)
@@ -84,7 +88,7 @@ func FuzzRepoName(f *testing.F) {
 		if n == "" {
 			return
 		}
-		if len(n) > maxName || strings.HasPrefix(n, "/") || strings.Contains(n, "//") || strings.ContainsAny(n, "\n\r\t") {
+		if len(n) > maxName || strings.HasPrefix(n, "/") || strings.Contains(n, "//") || strings.ContainsAny(n, "\n\r\t@:") {
 			t.Fatalf("RepoName(%q) = %q", raw, n)
 		}
 		// Credentials never reach the name.

@@ -2,6 +2,7 @@ package spdx
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -15,7 +16,8 @@ import (
 // "MIT OR Apache-2.0"); the deprecated GNU identifiers become their -only
 // and -or-later forms ("GPL-3.0+" is "GPL-3.0-or-later"). Otherwise text
 // is read as license names joined by "or", "and" or "/" ("MIT license",
-// "Apache License, Version 2.0", "GPLv3", "MIT/Apache 2.0"), each of which
+// "Apache License, Version 2.0", "GPLv3", "MIT/Apache 2.0"; "and" is OR
+// in text that says "dual licensed"), each of which
 // must be a name the table of aliases knows, give or take "the",
 // "license" and "version": text that is more than that ("Complete terms
 // in LICENSE.txt", "Proprietary", a sentence about the license) is Other.
@@ -36,6 +38,7 @@ func Normalize(text string) string {
 		return fromURL(text)
 	}
 	parts, ops := splitNames(text)
+	dual := isDual(text)
 	var b strings.Builder
 	for i, p := range parts {
 		id, ok := nameOf(p)
@@ -43,11 +46,24 @@ func Normalize(text string) string {
 			return Other
 		}
 		if i > 0 {
-			b.WriteString(" " + ops[i-1] + " ")
+			op := ops[i-1]
+			if dual {
+				// "Dual licensed under MIT and Apache 2.0" offers either.
+				op = "OR"
+			}
+			b.WriteString(" " + op + " ")
 		}
 		b.WriteString(id)
 	}
 	return b.String()
+}
+
+// isDual reports whether text says the work is dual licensed ("dual",
+// "dual-licensed"): its licenses are then alternatives, whatever word
+// joins them.
+func isDual(text string) bool {
+	words := strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) })
+	return slices.Contains(words, "dual")
 }
 
 // maxText bounds the text Normalize reads: a license name is short, and

@@ -10,7 +10,7 @@ import (
 )
 
 // conforms reports that doc certainly conforms to the UASP schema (with
-// the erratum): it walks the shapes skilldex's own documents take (derived
+// the errata): it walks the shapes skilldex's own documents take (derived
 // ones: meta, triggers, constraints, decisions, commands, workflows,
 // templates, environment, sources, with the fields the deriver writes) and
 // checks each value as the schema would. Whatever it does not know (other
@@ -92,6 +92,9 @@ func isText(v any) bool {
 	_, ok := v.(string)
 	return ok
 }
+
+// isTextOrNull is EnvironmentVar's default with its erratum.
+func isTextOrNull(v any) bool { return v == nil || isText(v) }
 
 func isBool(v any) bool {
 	_, ok := v.(bool)
@@ -185,7 +188,7 @@ var (
 		"description": isText, "usage": isText, "args": listOf(argumentShape.test), "path": isText, "inline": isText}}
 	preferenceShape = &shape{[]string{"use", "over"}, map[string]func(any) bool{"use": isText, "over": isText, "when": isText}}
 	decisionShape   = &shape{[]string{"when", "then"}, map[string]func(any) bool{"when": isText, "then": isText, "ref": isText}}
-	envShape        = &shape{[]string{"name", "purpose"}, map[string]func(any) bool{"name": isText, "purpose": isText, "default": isText}}
+	envShape        = &shape{[]string{"name", "purpose"}, map[string]func(any) bool{"name": isText, "purpose": isText, "default": isTextOrNull}}
 	sourceShape     = &shape{[]string{"id"}, map[string]func(any) bool{"id": isText, "url": isURI, "path": isText, "use_for": isText}}
 	metaShape       = &shape{[]string{"name", "version", "type"}, map[string]func(any) bool{
 		"name": isMetaName, "version": isText, "type": isMetaType, "description": isDescription}}

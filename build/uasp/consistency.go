@@ -22,11 +22,13 @@ var urlLike = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://`)
 // Consistency checks the internal references of uasp.md section 7.1.5 and
 // returns one problem per dangling reference:
 //
-//   - state.entities[].created_by and consumed_by name commands: each entry
-//     that looks like a command key must be a commands key, a prefix of one
-//     (get for get.text), or an alias of one; an entry with blanks whose
-//     words joined by dots make a command key (state save) is accepted too.
-//     Other entries are conditions and are not checked.
+//   - state.entities[].created_by names commands: each entry that looks
+//     like a command key must be a commands key, a prefix of one (get for
+//     get.text), or an alias of one; an entry with blanks whose words
+//     joined by dots make a command key (state save) is accepted too.
+//     Other entries are conditions and are not checked. consumed_by is not
+//     checked, as section 7.1.5 does not ask it: the spec's own example
+//     (8.3) lists there a command its commands do not define (drag).
 //   - commands.*.requires, creates and invalidates name state entities: each
 //     entry that looks like a key must be a state.entities name (requires
 //     may also name a command, since the schema allows prior commands).
@@ -71,27 +73,25 @@ func Consistency(root *yamltree.Map) []Problem {
 			continue
 		}
 		ename, _ := getString(m, "name")
-		for _, field := range []string{"created_by", "consumed_by"} {
-			list, _ := getList(m, field)
-			for j, item := range list {
-				s, ok := item.(string)
-				if !ok {
-					continue
-				}
-				s = strings.TrimSpace(s)
-				if strings.Contains(s, " ") {
-					if dotted := strings.Join(strings.Fields(s), "."); commandKeyLike.MatchString(dotted) && isCommand(dotted) {
-						continue
-					}
-				}
-				if !commandKeyLike.MatchString(s) || isCommand(s) {
-					continue
-				}
-				path := []string{"state", "entities", strconv.Itoa(i), field, strconv.Itoa(j)}
-				out = append(out, Problem{Path: path, Message: fmt.Sprintf(
-					"%s: state entity %q names the command %q, which is not in commands; add commands.%s or correct the name",
-					Where(path), ename, s, s)})
+		list, _ := getList(m, "created_by")
+		for j, item := range list {
+			s, ok := item.(string)
+			if !ok {
+				continue
 			}
+			s = strings.TrimSpace(s)
+			if strings.Contains(s, " ") {
+				if dotted := strings.Join(strings.Fields(s), "."); commandKeyLike.MatchString(dotted) && isCommand(dotted) {
+					continue
+				}
+			}
+			if !commandKeyLike.MatchString(s) || isCommand(s) {
+				continue
+			}
+			path := []string{"state", "entities", strconv.Itoa(i), "created_by", strconv.Itoa(j)}
+			out = append(out, Problem{Path: path, Message: fmt.Sprintf(
+				"%s: state entity %q names the command %q, which is not in commands; add commands.%s or correct the name",
+				Where(path), ename, s, s)})
 		}
 	}
 

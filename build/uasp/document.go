@@ -64,9 +64,8 @@ type Document struct {
 
 	// skill is the name queries address the document by.
 	skill string
-	// problems are the schema violations; a document with any answers
-	// every query with VALIDATION_FAILED, as the spec's runtime refuses to
-	// load it (section 9.2).
+	// problems are the schema violations, reported as warnings (info for
+	// a derived document): queries are answered all the same.
 	problems []Problem
 }
 

@@ -1,6 +1,9 @@
 package uasp
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Match reports whether s matches the glob pattern with the semantics of
 // Python's fnmatch.fnmatch(s.lower(), pattern.lower()), which uasp.md 6.4
@@ -56,6 +59,25 @@ func Match(pattern, s string) bool {
 		pi++
 	}
 	return pi == len(p)
+}
+
+// checkGlob says what is wrong with a filter's pattern: a '[' without its
+// closing ']', which Match would read as an ordinary character (as
+// fnmatch does) but which is nearly always a typo, and would silently
+// match nothing.
+func checkGlob(key, pattern string) error {
+	p := []rune(pattern)
+	for i := 0; i < len(p); i++ {
+		if p[i] != '[' {
+			continue
+		}
+		ok, width, _ := matchClass(p[i:], 0)
+		if !ok {
+			return fmt.Errorf("filter %s=%s: the '[' at character %d is never closed; close the class ([abc] matches a, b or c) or write [[] to match a '['", key, pattern, i+1)
+		}
+		i += width - 1
+	}
+	return nil
 }
 
 // matchClass reads the bracket expression at the start of p (p[0] == '[')

@@ -33,8 +33,8 @@ var listSections = []string{"global_flags", "environment", "sources"}
 // keys that cannot be written as a path (empty, with an empty segment, or
 // holding '?', which starts filters) and names shared by several entries
 // are left out. Decisions have no name and are reached by filters.
-// Paths are listed whether or not the document is valid; for an invalid
-// document every answer is VALIDATION_FAILED.
+// Paths are listed whether or not the document is valid: a document with
+// schema problems is answered all the same.
 func (d *Document) Paths() []string {
 	var out []string
 	add := func(path string, want any) {

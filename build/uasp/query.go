@@ -14,7 +14,10 @@ import (
 
 // Error codes of query answers: the first three are uasp.md section 9.6's;
 // INVALID_QUERY is skilldex's, for a query that cannot be read or a filter
-// on something that is not a list.
+// on something that is not a list. VALIDATION_FAILED answers for a skill
+// whose errors keep it from being published (skilldex query on the
+// sources says so); a document with warnings, schema problems included,
+// is answered.
 const (
 	ErrSkillNotFound    = "SKILL_NOT_FOUND"
 	ErrPathNotFound     = "PATH_NOT_FOUND"
@@ -98,6 +101,9 @@ func ParseQuery(s string) (Query, error) {
 			case key == "":
 				return q, fmt.Errorf("filter %q has no key before '='; write KEY=GLOB", part)
 			}
+			if err := checkGlob(key, pat); err != nil {
+				return q, err
+			}
 			q.Filters = append(q.Filters, Filter{Key: key, Pattern: pat})
 		}
 	}
@@ -151,7 +157,7 @@ type Answer struct {
 type Error struct {
 	Code    string
 	Message string
-	// Details list the schema problems of VALIDATION_FAILED.
+	// Details list the errors of VALIDATION_FAILED.
 	Details []string
 }
 
@@ -186,13 +192,10 @@ const stepBudget = 100_000
 //     that is a list or mapping never matches. Several filters must all
 //     match. Filters on anything but a list are an INVALID_QUERY answer.
 //
-// A document that breaks the schema answers VALIDATION_FAILED.
+// A document that breaks the schema is answered all the same: its
+// problems are warnings (skilldex validate lists them), and only errors,
+// which keep a skill from being published at all, make it unanswerable.
 func (d *Document) Query(path string, filters []Filter) Answer {
-	a := Answer{Skill: d.skill, Path: path}
-	if len(d.problems) > 0 {
-		a.Error = &Error{Code: ErrValidationFailed, Message: "Skill definition failed schema validation; fix the problems listed in details (skilldex validate shows where)", Details: d.Problems()}
-		return a
-	}
 	if err := checkPath(path); err != nil {
 		return Failure(d.skill, path, ErrInvalidQuery, err.Error())
 	}
@@ -205,10 +208,43 @@ func (d *Document) Query(path string, filters []Filter) Answer {
 		}
 		return Failure(d.skill, path, ErrPathNotFound, msg)
 	}
+	return filtered(d.skill, path, v, filters)
+}
+
+// QueryBelow answers the query skill:path from value, the answer to a
+// prefix of path, by resolving rest (the segments of path after that
+// prefix; "" for path itself) in value as Query does, then applying the
+// filters. It is how a client answers a path that has no static answer
+// file from the file of a shorter path. The answer is Query's for every
+// path Query finds in the same place; a path not found below value is
+// answered PATH_NOT_FOUND without Query's hint, and the client should then
+// ask the whole document, which may find it elsewhere (a key holding the
+// prefix's last dot) and says where the path stopped.
+func QueryBelow(skill, path string, value any, rest string, filters []Filter) Answer {
+	if err := checkPath(path); err != nil {
+		return Failure(skill, path, ErrInvalidQuery, err.Error())
+	}
+	v := value
+	if rest != "" {
+		if err := checkPath(rest); err != nil {
+			return Failure(skill, path, ErrInvalidQuery, err.Error())
+		}
+		r := resolver{budget: stepBudget}
+		var ok bool
+		if v, ok = r.resolve(value, strings.Split(rest, ".")); !ok {
+			return Failure(skill, path, ErrPathNotFound, fmt.Sprintf("Path '%s' not found in skill '%s'", path, skill))
+		}
+	}
+	return filtered(skill, path, v, filters)
+}
+
+// filtered is the answer v, the value at path, with the filters applied.
+func filtered(skill, path string, v any, filters []Filter) Answer {
+	a := Answer{Skill: skill, Path: path}
 	if len(filters) > 0 {
 		list, isList := v.([]any)
 		if !isList {
-			return Failure(d.skill, path, ErrInvalidQuery, fmt.Sprintf("'%s' is %s, and filters apply to lists only; remove the ?filters or query a list such as decisions", path, describe(v)))
+			return Failure(skill, path, ErrInvalidQuery, fmt.Sprintf("'%s' is %s, and filters apply to lists only; remove the ?filters or query a list such as decisions", path, describe(v)))
 		}
 		kept := []any{}
 		for _, item := range list {

@@ -58,6 +58,11 @@ func TestParseQuery(t *testing.T) {
 		{in: "a:b?=v", err: "no key"},
 		{in: "a:b?k=v&", err: "empty filter"},
 		{in: "a:b?k=v&&j=w", err: "empty filter"},
+		{in: "a:b?cmd=[abc", err: "filter cmd=[abc: the '[' at character 1 is never closed"},
+		{in: "a:b?k=x*&cmd=*[!a", err: "the '[' at character 2 is never closed"},
+		{in: "a:b?k=[a]x[", err: "the '[' at character 5 is never closed"},
+		{in: "a:b?k=[]]x", want: Query{Skill: "a", Path: "b", Filters: []Filter{{"k", "[]]x"}}}},
+		{in: "a:b?k=[[]x", want: Query{Skill: "a", Path: "b", Filters: []Filter{{"k", "[[]x"}}}},
 		{in: "a:b\x00c", err: "control character"},
 		{in: "a:\xff", err: "UTF-8"},
 		{in: "a:" + strings.Repeat("b.", 200) + "c", err: "segments"},
@@ -254,8 +259,8 @@ func TestConsistency(t *testing.T) {
 state:
   entities:
     - name: refs
-      created_by: [snapshot, "navigation (open)", --session flag, state save, get]
-      consumed_by: [click, ghost, goto]
+      created_by: [snapshot, "navigation (open)", --session flag, state save, get, ghost, goto]
+      consumed_by: [click, drag]
 commands:
   snapshot: {syntax: s, creates: [refs]}
   click: {syntax: c, requires: [refs, snapshot, logged in], invalidates: [refs, pages]}
@@ -276,7 +281,7 @@ sources:
 		got = append(got, p.Message)
 	}
 	want := []string{
-		`state.entities[0].consumed_by[1]: state entity "refs" names the command "ghost", which is not in commands; add commands.ghost or correct the name`,
+		`state.entities[0].created_by[5]: state entity "refs" names the command "ghost", which is not in commands; add commands.ghost or correct the name`,
 		`commands.click.invalidates[1]: "pages" is not a state entity; add an entry named "pages" to state.entities or correct the name`,
 		`decisions[1].ref: "missing:id" is not the id of a source; add a sources entry with id: missing:id or correct the ref`,
 	}

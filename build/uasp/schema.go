@@ -23,33 +23,50 @@ import (
 //go:embed schema.json
 var SchemaJSON []byte
 
-// The spec's schema rejects its own example: section 8.2 gives the reference
-// entry erd.attributes a list (constraints: ["PK", "FK", "UK", "NN"]), but
-// ReferenceEntry allows only text for keys other than syntax, example,
-// notes and values. The reference implementation's schema
-// (src/uasp/schema/skill.json of ifoster01/uasp) widens those keys to text
-// or a list of text, and so does skilldex: this is the one change made to
-// the schema as printed, and it only accepts more.
-var referenceEntryErratum = `{"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}`
+// errata are the changes skilldex makes to the schema as printed: the
+// spec's own examples break it at these places, and what an example
+// writes is taken as what the spec means. Each only accepts more.
+var errata = []struct {
+	// at is the place in the schema document the erratum replaces.
+	at []string
+	// schema is what it puts there.
+	schema string
+}{
+	// Section 8.2 gives the reference entry erd.attributes a list
+	// (constraints: ["PK", "FK", "UK", "NN"]), but ReferenceEntry allows
+	// only text for keys other than syntax, example, notes and values. The
+	// reference implementation's schema (src/uasp/schema/skill.json of
+	// ifoster01/uasp) widens those keys to text or a list of text.
+	{[]string{"definitions", "ReferenceEntry", "additionalProperties"},
+		`{"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}`},
+	// Section 5.11 writes default: null for an environment variable
+	// without a default, but EnvironmentVar's default must be text.
+	{[]string{"definitions", "EnvironmentVar", "properties", "default"},
+		`{"type": ["string", "null"]}`},
+}
 
 var compiled = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	return compileSchema(true)
 })
 
-// compileSchema compiles the embedded schema, with the erratum or as printed.
-func compileSchema(erratum bool) (*jsonschema.Schema, error) {
+// compileSchema compiles the embedded schema, with the errata or as printed.
+func compileSchema(withErrata bool) (*jsonschema.Schema, error) {
 	doc, _, err := yamltree.Decode(SchemaJSON, yamltree.DefaultLimits)
 	if err != nil {
 		return nil, err
 	}
-	if erratum {
-		fix, _, err := yamltree.Decode([]byte(referenceEntryErratum), yamltree.DefaultLimits)
-		if err != nil {
-			return nil, err
+	if withErrata {
+		for _, e := range errata {
+			fix, _, err := yamltree.Decode([]byte(e.schema), yamltree.DefaultLimits)
+			if err != nil {
+				return nil, err
+			}
+			parent, ok := valueAt(doc, e.at[:len(e.at)-1]).(*yamltree.Map)
+			if !ok {
+				return nil, fmt.Errorf("erratum at %s: no such place in the schema", strings.Join(e.at, "/"))
+			}
+			parent.Set(e.at[len(e.at)-1], fix)
 		}
-		defs, _ := doc.(*yamltree.Map).Get("definitions")
-		entry, _ := defs.(*yamltree.Map).Get("ReferenceEntry")
-		entry.(*yamltree.Map).Set("additionalProperties", fix)
 	}
 	return schema.Compile("uasp-skill.json", doc)
 }
@@ -131,7 +148,7 @@ func advise(doc any, ps []schema.Problem) []Problem {
 	wants := map[string][]string{}
 	refSeen := map[string]bool{}
 	for _, p := range ps {
-		// The erratum's oneOf fails on both of its branches, item by item;
+		// ReferenceEntry's erratum's oneOf fails on both of its branches, item by item;
 		// say once what a reference entry's other keys may hold.
 		if len(p.Path) >= 3 && p.Path[0] == "reference" && !isReferenceField(p.Path[2]) {
 			at := p.Path[:3]
@@ -223,6 +240,8 @@ func article(want []string) string {
 			parts = append(parts, "text")
 		case "boolean":
 			parts = append(parts, "true or false")
+		case "null":
+			parts = append(parts, "empty (null)")
 		case "integer":
 			parts = append(parts, "a whole number")
 		default:

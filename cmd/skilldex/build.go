@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -35,6 +34,10 @@ type siteFlags struct {
 	memProfile string
 }
 
+// buildOutput is the folder build writes the site to unless told
+// otherwise, and which validate and query then never read as sources.
+const buildOutput = "public"
+
 func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
 	f.sources.register(cmd)
 	cmd.Flags().StringVarP(&f.output, "output", "o", defaultOutput, "the site folder to write; skilldex replaces it only if it made it")
@@ -42,8 +45,8 @@ func (f *siteFlags) register(cmd *cobra.Command, defaultOutput string) {
 	cmd.Flags().StringVar(&f.title, "title", "", "the site's title (default \"Agent skills\")")
 	configFlag(cmd, &f.configFile)
 	cmd.Flags().BoolVar(&f.noMinify, "no-minify", false, "write HTML, CSS and JavaScript as generated")
-	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only errors")
-	cmd.Flags().BoolVar(&f.verbose, "verbose", false, "also print the folders of the sources not searched, and why")
+	cmd.Flags().BoolVarP(&f.quiet, "quiet", "q", false, "print only problems: errors (and warnings, with --strict); no progress, summary or notes")
+	cmd.Flags().BoolVarP(&f.verbose, "verbose", "v", false, "also print skilldex's version, the folders of the sources not searched and why, and (off a terminal) each stage's duration")
 	cmd.Flags().StringVar(&f.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (go tool pprof reads it)")
 	cmd.Flags().StringVar(&f.memProfile, "memprofile", "", "write a heap profile to this file when the build ends: alloc_space is what the whole build allocated, inuse_space what it still held")
 }
@@ -55,7 +58,7 @@ func (f *siteFlags) profile() (stop func(), err error) {
 	if f.cpuProfile != "" {
 		file, err := os.Create(f.cpuProfile)
 		if err != nil {
-			return nil, err
+			return nil, createProblem("--cpuprofile", f.cpuProfile, err)
 		}
 		if err := pprof.StartCPUProfile(file); err != nil {
 			file.Close()
@@ -70,7 +73,7 @@ func (f *siteFlags) profile() (stop func(), err error) {
 		}
 		file, err := os.Create(f.memProfile)
 		if err != nil {
-			fmt.Fprintln(os.Stderr, "skilldex: memprofile:", err)
+			fmt.Fprintln(os.Stderr, "skilldex:", createProblem("--memprofile", f.memProfile, err))
 			return
 		}
 		defer file.Close()
@@ -152,6 +155,7 @@ func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) 
 		return nil, fmt.Errorf("%v; give a URL such as https://acme.github.io/skills/ or a path such as /skills/", err)
 	}
 	info.Description = cfg.Description
+	info.Generator = thisVersion().String()
 	info.Repository, info.RepositoryBranch = cfg.Repository.URL, cfg.Repository.Branch
 	info.QueryPaths = cfg.API.Paths
 	info.LegacyDiscovery = cfg.Discovery.Legacy
@@ -209,15 +213,7 @@ anything warns (nothing is written); 2 on usage or I/O failure.`,
 				return failure(err)
 			}
 			defer stopProfile()
-			prog := newProgress(stderr)
-			if !f.quiet {
-				p.opt.Progress = prog.stage
-			}
-			res, err := build.Build(cmd.Context(), p.opt)
-			prog.finish()
-			if res != nil && res.Catalog != nil {
-				printFindings(stderr, res.Catalog, f.quiet, p.opt.Strict)
-			}
+			res, err := f.build(cmd, p.opt)
 			if errors.Is(err, build.ErrStrict) {
 				return &exitError{code: exitFindings, err: err}
 			}
@@ -231,8 +227,31 @@ anything warns (nothing is written); 2 on usage or I/O failure.`,
 			return codeErr(findingsCode(res.Catalog, p.opt.Strict))
 		},
 	}
-	f.register(cmd, "public")
+	f.register(cmd, buildOutput)
 	return cmd
+}
+
+// build runs a build, showing its progress unless quiet, and prints its
+// findings.
+func (f *siteFlags) build(cmd *cobra.Command, opt build.Options) (*build.Result, error) {
+	stderr := cmd.ErrOrStderr()
+	if f.verbose {
+		fmt.Fprintln(stderr, thisVersion())
+	}
+	var view *progressView
+	if !f.quiet {
+		opt.Progress = &build.Progress{}
+		view = newProgressView(stderr, opt.Progress, true, f.verbose)
+		view.run()
+	}
+	res, err := build.Build(cmd.Context(), opt)
+	if view != nil {
+		view.finish()
+	}
+	if res != nil && res.Catalog != nil {
+		printFindings(stderr, res.Catalog, f.quiet, opt.Strict)
+	}
+	return res, err
 }
 
 func codeErr(code int) error {
@@ -248,10 +267,11 @@ func codeErr(code int) error {
 // printed.
 func printFindings(w io.Writer, c *catalog.Catalog, quiet, strict bool) {
 	warnings := 0
+	color := useColor(w)
 	print := func(d diag.Diagnostic) {
 		switch {
 		case d.Severity == diag.Error, d.Severity == diag.Warning && strict:
-			fmt.Fprintln(w, d.String())
+			fmt.Fprintln(w, report.Line(d, color))
 		case d.Severity == diag.Warning:
 			warnings++
 		}
@@ -265,17 +285,13 @@ func printFindings(w io.Writer, c *catalog.Catalog, quiet, strict bool) {
 		}
 	}
 	if warnings > 0 && !quiet {
-		noun := "warnings"
-		if warnings == 1 {
-			noun = "warning"
-		}
-		fmt.Fprintf(w, "%d %s: see report/ in the site, or run skilldex validate\n", warnings, noun)
+		fmt.Fprintf(w, "%s: see report/ in the site, or run skilldex validate\n", plural(warnings, "warning", "warnings"))
 	}
 }
 
 func printSummary(w io.Writer, res *build.Result, output string, requested *siteinfo.Info) {
-	fmt.Fprintf(w, "%s\npublished %d skills to %s: %d files in %s\n", report.SummaryLine(res.Catalog.Summarize()),
-		len(res.Catalog.Skills), output, res.Files, res.Duration.Round(time.Millisecond))
+	fmt.Fprintf(w, "%s\npublished %s to %s: %s in %s\n", report.SummaryLine(res.Catalog.Summarize()),
+		plural(len(res.Catalog.Skills), "skill", "skills"), output, plural(res.Files, "file", "files"), duration(res.Duration))
 	if note := largeCatalogNote(requested, res); note != "" {
 		fmt.Fprintln(w, note)
 	}
@@ -320,34 +336,4 @@ func largeCatalogNote(requested *siteinfo.Info, res *build.Result) string {
 	}
 	return fmt.Sprintf("over %d skills: left out %s (set %s in %s to publish them)",
 		siteinfo.LargeCatalog, strings.Join(left, " and "), strings.Join(keys, " and "), ConfigFile)
-}
-
-// progress reports build stages: on a terminal, one line rewritten in
-// place; otherwise one plain line per stage, which logs read well.
-type progress struct {
-	w     io.Writer
-	tty   bool
-	shown bool
-	start time.Time
-}
-
-func newProgress(w io.Writer) *progress {
-	return &progress{w: w, tty: isTerminal(w), start: time.Now()}
-}
-
-func (p *progress) stage(name string) {
-	elapsed := time.Since(p.start).Round(10 * time.Millisecond)
-	if p.tty {
-		fmt.Fprintf(p.w, "\r\033[Kbuilding: %s (%s)", name, elapsed)
-		p.shown = true
-		return
-	}
-	fmt.Fprintf(p.w, "building: %s (%s)\n", name, elapsed)
-}
-
-// finish clears the progress line on a terminal.
-func (p *progress) finish() {
-	if p.tty && p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-	}
 }

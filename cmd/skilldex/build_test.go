@@ -28,7 +28,7 @@ func TestBuildExitCodes(t *testing.T) {
 		err   string // in stderr
 		wrote bool   // the site exists afterwards
 	}{
-		{"clean", []string{"build", ok, "-o", out}, 0, "published 1 skills", true},
+		{"clean", []string{"build", ok, "-o", out}, 0, "published 1 skill to", true},
 		{"warning is not failure", []string{"build", warn, "-o", out}, 0, "1 warning", true},
 		{"strict fails on a warning", []string{"build", "--strict", warn, "-o", out + "-strict"}, 1, "--strict", false},
 		{"a rejected skill is reported, the rest published", []string{"build", dir, "-o", out}, 1, "must start with YAML frontmatter", true},
@@ -77,9 +77,10 @@ func TestBuildDemoDefault(t *testing.T) {
 	if !exists(filepath.Join("public", ".skilldex-site")) {
 		t.Error("no site in public/")
 	}
-	// The demo's one warning names its file as the repository has it.
+	// What fails the demo under --strict names its file as the repository
+	// has it.
 	code, _, stderr = runCLI(t, "build", "--strict", "-o", "strict")
-	if code != exitFindings || !strings.Contains(stderr, "content/uasp/agent-browser/agent-browser.uasp.yaml") {
+	if code != exitFindings || !strings.Contains(stderr, "content/skills/csv-profiler/SKILL.md") {
 		t.Errorf("strict demo build: exit %d, stderr %q", code, stderr)
 	}
 }
@@ -163,7 +164,7 @@ publish:
 	}
 	// skilldex.yaml in the working folder is read without --config.
 	t.Chdir(filepath.Join(dir, "site"))
-	if code, _, stderr := runCLI(t, "build", "-o", filepath.Join(t.TempDir(), "cwd")); code != exitOK || !strings.Contains(stderr, "published 1 skills") {
+	if code, _, stderr := runCLI(t, "build", "-o", filepath.Join(t.TempDir(), "cwd")); code != exitOK || !strings.Contains(stderr, "published 1 skill to") {
 		t.Errorf("skilldex.yaml in the working folder: exit %d, %s", code, stderr)
 	}
 	// api.paths and discovery.legacy take effect; YAML's false is
@@ -188,7 +189,7 @@ publish:
 		"typo":      "line 2: key sourcs is not a known key",
 		"badpaths":  `api.paths is "some"`,
 		"badlegacy": `discovery.legacy is "maybe"`,
-		"missing":   "no such file",
+		"missing":   "skilldex.yaml does not exist; give the path of a skilldex.yaml, or run skilldex init to make one",
 	} {
 		code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, file, "skilldex.yaml"))
 		if code != exitFailure || !strings.Contains(stderr, want) {

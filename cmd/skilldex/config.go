@@ -8,6 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -21,20 +23,33 @@ import (
 const ConfigFile = "skilldex.yaml"
 
 // config is skilldex.yaml. Flags given on the command line override it.
+// Its fields are in the order the README and the JSON Schema
+// (skilldex.schema.json) list the keys.
 type config struct {
 	Title       string   `yaml:"title"`
 	Description string   `yaml:"description"`
 	BaseURL     string   `yaml:"base_url"`
 	Repository  repoSpec `yaml:"repository"`
-	Sources     []string `yaml:"-"` // resolved paths of SourceEntries
-	Output      string   `yaml:"output"`
-	Strict      bool     `yaml:"strict"`
-	API         struct {
+	// SourceEntries are the sources as the file has them (sourceEntry),
+	// Sources their resolved paths, and sourceNames the names some give
+	// them, by resolved path (build.LoadOptions.SourceNames).
+	SourceEntries sourceList `yaml:"sources"`
+	Sources       []string   `yaml:"-"`
+	sourceNames   map[string]string
+	Output        string `yaml:"output"`
+	Strict        bool   `yaml:"strict"`
+	API           struct {
 		// Paths is which UASP query paths get a static file: all,
 		// sections, none, or auto (all up to siteinfo.LargeCatalog
 		// skills, none beyond).
 		Paths string `yaml:"paths"`
 	} `yaml:"api"`
+	Discovery struct {
+		// Legacy is whether the v0.1 discovery index and its SKILL.md
+		// copies are published: true, false, or auto (true up to
+		// siteinfo.LargeCatalog skills).
+		Legacy string `yaml:"legacy"`
+	} `yaml:"discovery"`
 	// Publish turns the optional parts of the site on and off (see
 	// siteinfo.Parts); a part not named stays on.
 	Publish struct {
@@ -44,18 +59,6 @@ type config struct {
 		Bleve       *bool `yaml:"bleve"`
 		DerivedDocs *bool `yaml:"derived_docs"`
 	} `yaml:"publish"`
-	Discovery struct {
-		// Legacy is whether the v0.1 discovery index and its SKILL.md
-		// copies are published: true, false, or auto (true up to
-		// siteinfo.LargeCatalog skills).
-		Legacy string `yaml:"legacy"`
-	} `yaml:"discovery"`
-
-	// SourceEntries are the sources as the file has them (sourceEntry),
-	// and sourceNames the names some give them, by resolved path
-	// (build.LoadOptions.SourceNames).
-	SourceEntries []sourceEntry `yaml:"sources"`
-	sourceNames   map[string]string
 
 	// dir is the folder holding the file: sources and output are relative
 	// to it, so a build gives the same site from any working folder.
@@ -67,14 +70,37 @@ type config struct {
 // whose name says where the source's skills come from (the Source facet;
 // see package sourcename for the name a source gets without one).
 type sourceEntry struct {
-	Path, Name string
+	// The tags name the keys UnmarshalYAML reads (and configKeys lists).
+	Path string `yaml:"path"`
+	Name string `yaml:"name"`
 }
 
-// UnmarshalYAML reads a path or a {path, name} mapping.
-func (e *sourceEntry) UnmarshalYAML(n *yaml.Node) error {
+// sourceList is the sources key: a list of sourceEntry.
+type sourceList []sourceEntry
+
+// UnmarshalYAML reads the list entry by entry, so that an empty entry (~)
+// is found, by its line, as a mistyped one is.
+func (l *sourceList) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.SequenceNode {
+		return fmt.Errorf("line %d: sources is a list of paths or {path, name}, such as sources: [skills]", n.Line)
+	}
+	for _, item := range n.Content {
+		var e sourceEntry
+		if err := e.read(item); err != nil {
+			return err
+		}
+		*l = append(*l, e)
+	}
+	return nil
+}
+
+// read reads a path or a {path, name} mapping.
+func (e *sourceEntry) read(n *yaml.Node) error {
 	switch n.Kind {
 	case yaml.ScalarNode:
-		return n.Decode(&e.Path)
+		if err := n.Decode(&e.Path); err != nil {
+			return err
+		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
@@ -90,14 +116,19 @@ func (e *sourceEntry) UnmarshalYAML(n *yaml.Node) error {
 			if v.Kind != yaml.ScalarNode {
 				return fmt.Errorf("line %d: the %s of a source is text", v.Line, k.Value)
 			}
-			*dst = v.Value
+			if err := v.Decode(dst); err != nil {
+				return err
+			}
 		}
-		if strings.TrimSpace(e.Path) == "" {
-			return fmt.Errorf("line %d: a source needs a path: {path: skills, name: Acme skills}", n.Line)
-		}
-		return nil
+	default:
+		return fmt.Errorf("line %d: a source is a path or {path, name}", n.Line)
 	}
-	return fmt.Errorf("line %d: a source is a path or {path, name}", n.Line)
+	// An empty path would be the config's own folder: a source left
+	// blank by mistake would publish the whole catalog root.
+	if strings.TrimSpace(e.Path) == "" {
+		return fmt.Errorf("line %d: a source needs a path, such as skills or {path: skills, name: Acme skills}", n.Line)
+	}
+	return nil
 }
 
 // loadConfig reads the config file at path; with path "" it reads
@@ -109,17 +140,26 @@ func loadConfig(path string) (*config, error) {
 		path = ConfigFile
 	}
 	data, err := os.ReadFile(path)
-	if err != nil {
-		if !explicit && errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("config: %w", err)
+	switch {
+	case err == nil:
+	case !explicit && errors.Is(err, os.ErrNotExist):
+		return nil, nil
+	case explicit && errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("--config %s does not exist; give the path of a %s, or run skilldex init to make one", path, ConfigFile)
+	default:
+		return nil, fmt.Errorf("cannot read the config file: %s", pathProblem(err))
 	}
 	var c config
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("%s: %v (the keys are title, description, base_url, repository, sources, output, strict, api.paths, discovery.legacy, publish.markdown, publish.sources, publish.archives, publish.bleve, publish.derived_docs)", path, yamlMessage(err))
+		msg := yamlMessage(err)
+		// The list helps with a mistyped key of the file's; a mistake in a
+		// source or in repository has its own message.
+		if unknownKey.MatchString(err.Error()) {
+			msg += " (the keys are " + strings.Join(configKeys(reflect.TypeFor[config](), "", false), ", ") + ")"
+		}
+		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
 	switch c.API.Paths {
 	case "", "auto", "all", "sections", "none":
@@ -152,6 +192,43 @@ func loadConfig(path string) (*config, error) {
 	return &c, nil
 }
 
+// configKeys lists the keys of the config type t, as the file writes them:
+// a mapping's keys under it, dotted (api.paths). A key whose value reads
+// itself (a yaml.Unmarshaler, such as repository and sources) is one key,
+// unless all is set: then its keys are listed too (repository.url,
+// sources[].path), as the config's JSON Schema has them.
+func configKeys(t reflect.Type, prefix string, all bool) []string {
+	var keys []string
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		key := prefix + name
+		ft := f.Type
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		reads := readsItself(ft)
+		if ft.Kind() == reflect.Slice {
+			ft = ft.Elem()
+			key += "[]"
+			reads = reads || readsItself(ft)
+		}
+		if ft.Kind() == reflect.Struct && (all || !reads) {
+			keys = append(keys, configKeys(ft, key+".", all)...)
+			continue
+		}
+		keys = append(keys, strings.TrimSuffix(key, "[]"))
+	}
+	return keys
+}
+
+// readsItself reports whether a value of type t reads its own YAML.
+func readsItself(t reflect.Type) bool {
+	return reflect.PointerTo(t).Implements(reflect.TypeFor[yaml.Unmarshaler]())
+}
+
 // parts returns the site parts the config publishes.
 func (c *config) parts() siteinfo.Parts {
 	p := siteinfo.AllParts
@@ -175,10 +252,15 @@ func (c *config) resolve(p string) string {
 	return filepath.Join(c.dir, filepath.FromSlash(p))
 }
 
+// unknownKey matches what yaml says of a key the config has no field for,
+// naming the Go type it decoded into (main.config, or the struct of api,
+// publish or discovery).
+var unknownKey = regexp.MustCompile(` not found in type [^\n]*`)
+
 // yamlMessage drops the "yaml: " prefix, which says nothing to a user, and
-// says "unknown key" where yaml names a Go type.
+// says "is not a known key" where yaml names a Go type.
 func yamlMessage(err error) string {
-	msg := strings.ReplaceAll(err.Error(), " not found in type main.config", " is not a known key")
+	msg := unknownKey.ReplaceAllString(err.Error(), " is not a known key")
 	msg = strings.ReplaceAll(msg, ": field ", ": key ")
 	for _, p := range []string{"yaml: unmarshal errors:\n  ", "yaml: "} {
 		if len(msg) > len(p) && msg[:len(p)] == p {
@@ -230,7 +312,7 @@ func (r *repoSpec) check() error {
 	}
 	if r.Path != "" {
 		p := path.Clean(strings.Trim(r.Path, "/"))
-		if p == ".." || strings.HasPrefix(p, "../") {
+		if outside(p) {
 			return fmt.Errorf("repository.path is %q; give the folder of %s inside the repository, such as docs/skills", r.Path, ConfigFile)
 		}
 		r.Path = p

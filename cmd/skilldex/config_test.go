@@ -74,3 +74,32 @@ func TestCatalogRootDisplay(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigErrors: a mistake in the config file is named where it is,
+// and only an unknown key of the file's top level is answered with the
+// list of those keys; a source without a path is one, however written.
+func TestConfigErrors(t *testing.T) {
+	const topKeys = "(the keys are title,"
+	for _, c := range []struct {
+		yaml, want string
+		list       bool // the message lists the top-level keys
+	}{
+		{"sourcs: [skills]\n", "line 1: key sourcs is not a known key", true},
+		{"sources:\n  - path: skills\n    label: x\n", "line 3: key label is not a key of a source", false},
+		{"sources:\n  - path: [skills]\n", "line 2: the path of a source is text", false},
+		{"repository:\n  url: https://github.com/acme/skills\n  edit_uri: x\n", "line 3: key repository.edit_uri is not a known key (the keys are url, branch and path)", false},
+		{"sources:\n  - ~\n", "line 2: a source needs a path", false},
+		{"sources:\n  - skills\n  - \" \"\n", "line 3: a source needs a path", false},
+		{"sources:\n  - path: \"\"\n", "line 2: a source needs a path", false},
+		{"sources: skills\n", "line 1: sources is a list", false},
+	} {
+		p := filepath.Join(t.TempDir(), ConfigFile)
+		if err := os.WriteFile(p, []byte(c.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := loadConfig(p)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), topKeys) != c.list {
+			t.Errorf("%q: error %v, want %q (listing the top-level keys: %v)", c.yaml, err, c.want, c.list)
+		}
+	}
+}

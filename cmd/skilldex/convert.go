@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/report"
 	"github.com/skilldex/skilldex/build/uasp"
 )
 
@@ -33,9 +35,13 @@ Exit status: 0 on success; 1 when the skill cannot be converted (no usable
 name); 2 on usage or I/O failure.`,
 		Example: `  skilldex convert --to uasp skills/pdf/SKILL.md > pdf.uasp.yaml
   skilldex convert --to markdown agent-browser.uasp.yaml`,
-		Args: cobra.ExactArgs(1),
+		Args: argsBetween(1, 1, "one skill: its folder, its SKILL.md or a NAME.uasp.yaml"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if to != "uasp" && to != "markdown" {
+			switch to {
+			case "uasp", "markdown":
+			case "":
+				return failure(errors.New("say what to convert to: --to uasp (a UASP document, as YAML) or --to markdown"))
+			default:
 				return failure(fmt.Errorf("--to must be uasp or markdown, not %q", to))
 			}
 			c, err := build.Load(cmd.Context(), sf.loadOptions(args))
@@ -46,9 +52,11 @@ name); 2 on usage or I/O failure.`,
 			if err != nil {
 				return err
 			}
+			stderr := cmd.ErrOrStderr()
+			color := useColor(stderr)
 			for _, d := range s.Diagnostics {
 				if d.Severity == diag.Error || strings.HasPrefix(d.Code, "uasp-") {
-					fmt.Fprintln(cmd.ErrOrStderr(), d)
+					fmt.Fprintln(stderr, report.Line(d, color))
 				}
 			}
 			if s.Doc == nil {
@@ -75,7 +83,6 @@ name); 2 on usage or I/O failure.`,
 	}
 	sf.register(cmd)
 	cmd.Flags().StringVar(&to, "to", "", "output form: uasp (YAML) or markdown")
-	_ = cmd.MarkFlagRequired("to")
 	return cmd
 }
 

@@ -13,13 +13,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 )
-
-// version is set at link time (-ldflags "-X main.version=...").
-var version = "dev"
 
 // Exit codes of the CLI contract.
 const (
@@ -62,12 +60,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintln(stderr, "skilldex:", ee.err)
+			fmt.Fprintln(stderr, "skilldex:", userMessage(ee.err))
 		}
 		return ee.code
 	}
 	// Errors cobra raises itself are usage errors.
-	fmt.Fprintln(stderr, "skilldex:", err)
+	msg := err.Error()
+	if strings.HasPrefix(msg, `unknown command `) && strings.Contains(msg, ` for "skilldex"`) {
+		msg = strings.TrimRight(msg, "\n") + "\nskilldex help lists the commands"
+	}
+	fmt.Fprintln(stderr, "skilldex:", msg)
 	return exitFailure
 }
 
@@ -79,11 +81,17 @@ func newRootCmd() *cobra.Command {
 archives, UASP documents, SkillBag workspaces), validates every skill, and
 writes a folder that is the whole site: pages for people, a prebuilt search
 index, and static JSON endpoints for agents. No server is needed.`,
-		Version:       version,
+		Version:       thisVersion().String(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newBuildCmd(), newServeCmd(), newValidateCmd(), newQueryCmd(), newConvertCmd(), newSearchCmd(), newPackCmd())
+	// --version has no -v: -v is --verbose in every command that has it,
+	// as in go, git and cargo; skilldex version says the same.
+	root.Flags().Bool("version", false, "print the version (as skilldex version does)")
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(flagError)
+	root.AddCommand(newBuildCmd(), newServeCmd(), newValidateCmd(), newQueryCmd(), newConvertCmd(), newSearchCmd(), newPackCmd(), newMCPCmd(),
+		newInitCmd(), newConfigCmd(), newVersionCmd())
 	return root
 }
 

@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/pack"
+	"github.com/skilldex/skilldex/build/report"
 	"github.com/skilldex/skilldex/build/source"
 )
 
@@ -39,7 +42,7 @@ Exit status: 0 when written; 1 when the skill has errors (or warnings, with
 or I/O failure.`,
 		Example: `  skilldex pack skills/pdf-tools
   skilldex pack skills/pdf-tools -o dist/`,
-		Args: cobra.ExactArgs(1),
+		Args: argsBetween(1, 1, "one skill folder"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := args[0]
 			opt := sf.loadOptions([]string{dir})
@@ -53,9 +56,16 @@ or I/O failure.`,
 				return err
 			}
 			stderr := cmd.ErrOrStderr()
+			limits := pack.CheckLimits(s.Input, s.Name, opt.Source.Archive)
+			color := useColor(stderr)
 			for _, d := range s.Diagnostics {
+				// The limits the skill exceeds are said once, below,
+				// with the limits of this run.
+				if limits != nil && archiveLimitCodes[d.Code] {
+					continue
+				}
 				if d.Severity == diag.Error || d.Severity == diag.Warning {
-					fmt.Fprintln(stderr, d)
+					fmt.Fprintln(stderr, report.Line(d, color))
 				}
 			}
 			switch {
@@ -66,8 +76,8 @@ or I/O failure.`,
 			case s.Packaging == source.Document:
 				return &exitError{code: exitFindings, err: fmt.Errorf("%s is a UASP document without a SKILL.md; a .skill archive needs a SKILL.md (skilldex convert --to markdown helps write one)", s.File())}
 			}
-			if err := pack.CheckLimits(s.Input, s.Name, opt.Source.Archive); err != nil {
-				return &exitError{code: exitFindings, err: fmt.Errorf("%s: %v", s.Path, err)}
+			if limits != nil {
+				return &exitError{code: exitFindings, err: fmt.Errorf("%s: %v", s.Path, limits)}
 			}
 			var buf bytes.Buffer
 			if err := pack.Skill(&buf, s.Input, s.Name); err != nil {
@@ -82,7 +92,7 @@ or I/O failure.`,
 			if err := writeFileAtomic(dest, buf.Bytes()); err != nil {
 				return failure(err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "packed %s (%d files, %d bytes) into %s\n", s.Name, len(s.Files), buf.Len(), dest)
+			fmt.Fprintf(cmd.OutOrStdout(), "packed %s (%s, %s) into %s\n", s.Name, plural(len(s.Files), "file", "files"), plural(buf.Len(), "byte", "bytes"), dest)
 			return nil
 		},
 	}
@@ -91,16 +101,33 @@ or I/O failure.`,
 	return cmd
 }
 
+// archiveLimitCodes are the findings of the checks pack.CheckLimits makes
+// with the limits of the run (lint makes them with the default limits).
+var archiveLimitCodes = map[string]bool{
+	"usk-package-too-many-files": true,
+	"usk-package-too-large":      true,
+	"usk-file-name-too-long":     true,
+}
+
 // writeFileAtomic writes data to a temporary file beside dest and renames
 // it, so that an interrupted pack never leaves half an archive at dest.
 func writeFileAtomic(dest string, data []byte) error {
 	dir := filepath.Dir(dest)
+	cannot := func(err error) error {
+		return fmt.Errorf("cannot write %s: %s; choose another -o", dest, pathProblem(err))
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return cannot(err)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(dest)+".*")
 	if err != nil {
-		return err
+		// The temporary file's name means nothing to the user: the
+		// problem is the folder's.
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			pe.Path = dir
+		}
+		return cannot(err)
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
@@ -115,7 +142,7 @@ func writeFileAtomic(dest string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("cannot write %s: %w", dest, err)
+		return cannot(err)
 	}
 	return nil
 }

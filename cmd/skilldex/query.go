@@ -1,14 +1,18 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/skilldex/skilldex/build"
-	"github.com/skilldex/skilldex/build/api"
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/lint"
+	"github.com/skilldex/skilldex/build/siteread"
 	"github.com/skilldex/skilldex/build/uasp"
 )
 
@@ -17,7 +21,7 @@ func newQueryCmd() *cobra.Command {
 	var site, configFile string
 	var verbose bool
 	cmd := &cobra.Command{
-		Use:   "query [SOURCE... | --site DIR] 'NAME:PATH[?KEY=GLOB&...]'",
+		Use:   "query [SOURCE... | --site DIR|URL] 'NAME:PATH[?KEY=GLOB&...]'",
 		Short: "Answer a UASP query about a skill of the sources",
 		Long: `query reads the sources (as build and validate read them: the arguments,
 else the config file's sources, else the current folder), finds the skill
@@ -32,25 +36,38 @@ matches GLOB, case-insensitively (* ? [...]): decisions?when=*charges*.
 
 The answer is JSON: {"skill", "path", "found", "value"}, or, when the query
 fails, {"skill", "path", "found": false, "error": {"code", "message"}} with
-the codes SKILL_NOT_FOUND, PATH_NOT_FOUND, VALIDATION_FAILED or
-INVALID_QUERY. Quote the query: the shell reads ? [ ] * & itself.
+the codes SKILL_NOT_FOUND, PATH_NOT_FOUND, VALIDATION_FAILED (a skill
+whose errors keep it from being published; warnings never stop an
+answer) or INVALID_QUERY. Quote the query: the shell reads ? [ ] * &
+itself.
 
-With --site DIR, query reads a site skilldex build wrote instead of the
-sources: the static answer file api/v1/skills/NAME/PATH.json when there is
-one, else (filters, paths without a file) the same engine on the document
-in api/v1/skills/NAME.json. The output is the same either way.
+With --site DIR or URL, query reads a site skilldex build wrote, from its
+folder or over HTTP(S), instead of the sources, fetching only what the
+answer needs: the static answer file api/v1/skills/NAME/PATH.json when
+there is one; else the file of the longest prefix of PATH that
+api/v1/skills/NAME/paths.json lists, or else the whole document
+(api/v1/skills/NAME.json), in which the rest of PATH is looked up; filters
+are applied to the value. The output is the same either way.
 
-Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
+Exit status: 0 when found; 1 when not (SKILL_NOT_FOUND, PATH_NOT_FOUND,
+VALIDATION_FAILED); 2 when the query is invalid (INVALID_QUERY: it cannot
+be read, a filter's pattern has an unclosed '[', or it filters something
+that is not a list), and on usage or I/O failure.`,
 		Example: `  skilldex query skills/ 'agent-browser:commands.click'
   skilldex query 'stripe-best-practices:decisions?when=*Charges*'
   skilldex query skills/ 'mermaid-diagrams:reference.sequence.parallel'
-  skilldex query --site public 'agent-browser:commands.click'`,
-		Args: cobra.MinimumNArgs(1),
+  skilldex query --site public 'agent-browser:commands.click'
+  skilldex query --site https://acme.github.io/skills/ 'pdf-tools:meta.description'`,
+		Args: argsBetween(1, -1, "a query such as 'agent-browser:commands.click'"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			raw := args[len(args)-1]
 			q, err := uasp.ParseQuery(raw)
 			if err != nil {
-				return failure(fmt.Errorf("query %q: %v", raw, err))
+				// Answered as any query is, for the programs that read
+				// the answers: with what could be read of it.
+				name, rest, _ := strings.Cut(strings.TrimSpace(raw), ":")
+				path, _, _ := strings.Cut(rest, "?")
+				return printAnswer(cmd, uasp.MarshalAnswer(uasp.Failure(name, path, uasp.ErrInvalidQuery, err.Error())))
 			}
 			if site != "" {
 				if len(args) > 1 {
@@ -73,40 +90,73 @@ Exit status: 0 when found; 1 when not; 2 on usage or I/O failure.`,
 				a = uasp.SkillNotFound(q.Skill, q.Path)
 				for _, s := range c.All {
 					if s.Name == q.Skill && !s.Published() {
-						a.Error.Message = fmt.Sprintf("Skill '%s' is not loaded: %s is not published (run skilldex validate %s to see why)", q.Skill, s.File(), s.Path)
+						a = unpublished(s, q)
 					}
 				}
 			}
-			if _, err := cmd.OutOrStdout().Write(uasp.MarshalAnswer(a)); err != nil {
-				return failure(err)
-			}
-			if !a.Found {
-				return &exitError{code: exitFindings}
-			}
-			return nil
+			return printAnswer(cmd, uasp.MarshalAnswer(a))
 		},
 	}
 	sf.register(cmd)
-	cmd.Flags().StringVar(&site, "site", "", "answer from the built site in `DIR` (its api/v1 files) instead of the sources")
+	cmd.Flags().StringVar(&site, "site", "", "answer from the built site in `DIR`, or published at a URL (its api/v1 files), instead of the sources")
 	configFlag(cmd, &configFile)
-	cmd.Flags().BoolVar(&verbose, "verbose", false, "also print the folders of the sources not searched, and why")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print the folders of the sources not searched, and why")
 	return cmd
 }
 
-// querySite answers q from a built site.
-func querySite(cmd *cobra.Command, dir string, q uasp.Query) error {
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return failure(fmt.Errorf("--site %s is not a folder; give the folder skilldex build wrote (-o, default public)", dir))
+// unpublished answers q for a skill of the sources that is not published:
+// VALIDATION_FAILED with its errors when it has any (only errors make a
+// skill unanswerable; warnings never do), else SKILL_NOT_FOUND saying why.
+func unpublished(s *catalog.Skill, q uasp.Query) uasp.Answer {
+	var errs []string
+	for _, d := range s.Diagnostics {
+		if d.Severity == diag.Error {
+			errs = append(errs, d.String())
+		}
 	}
-	b, found, err := api.QuerySite(os.DirFS(dir), q)
+	if s.Status == lint.Rejected && len(errs) > 0 {
+		a := uasp.Failure(q.Skill, q.Path, uasp.ErrValidationFailed, fmt.Sprintf(
+			"Skill '%s' has errors, so it is not published; fix the errors listed in details (skilldex validate %s shows every finding)", q.Skill, s.Path))
+		a.Error.Details = errs
+		return a
+	}
+	a := uasp.SkillNotFound(q.Skill, q.Path)
+	a.Error.Message = fmt.Sprintf("Skill '%s' is not loaded: %s is not published (run skilldex validate %s to see why)", q.Skill, s.File(), s.Path)
+	return a
+}
+
+// querySite answers q from a built site, a folder or a URL.
+func querySite(cmd *cobra.Command, location string, q uasp.Query) error {
+	s, err := siteread.Open(cmd.Context(), location)
 	if err != nil {
 		return failure(err)
 	}
-	if _, err := cmd.OutOrStdout().Write(b); err != nil {
+	b, _, err := s.Query(cmd.Context(), q)
+	if err != nil {
 		return failure(err)
 	}
-	if !found {
-		return &exitError{code: exitFindings}
+	return printAnswer(cmd, b)
+}
+
+// printAnswer prints a query's answer (uasp.MarshalAnswer's JSON) and
+// returns the exit status it stands for: 0 when found; 2 when the query
+// is invalid (INVALID_QUERY: a usage error); 1 otherwise.
+func printAnswer(cmd *cobra.Command, answer []byte) error {
+	if _, err := cmd.OutOrStdout().Write(answer); err != nil {
+		return failure(err)
 	}
-	return nil
+	var a struct {
+		Found bool
+		Error *struct{ Code string }
+	}
+	if err := json.Unmarshal(answer, &a); err != nil {
+		return failure(fmt.Errorf("reading the answer: %v", err))
+	}
+	switch {
+	case a.Found:
+		return nil
+	case a.Error != nil && a.Error.Code == uasp.ErrInvalidQuery:
+		return &exitError{code: exitFailure}
+	}
+	return &exitError{code: exitFindings}
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -28,7 +30,11 @@ func TestQueryCommand(t *testing.T) {
 		{"skill:agent-browser:state.entities.refs.created_by", 0, `"snapshot"`},
 		{"agent-browser:commands.nope", 1, `"code": "PATH_NOT_FOUND"`},
 		{"nobody:commands", 1, `"code": "SKILL_NOT_FOUND"`},
-		{"agent-browser:commands?syntax=*", 1, `"code": "INVALID_QUERY"`},
+		{"agent-browser:commands?syntax=*", 2, `"code": "INVALID_QUERY"`},
+		// A malformed query or glob is answered too, as an invalid query.
+		{"no-colon", 2, "\"skill\": \"no-colon\",\n  \"path\": \"\",\n  \"found\": false,\n  \"error\": {\n    \"code\": \"INVALID_QUERY\",\n    \"message\": \"\\\"no-colon\\\" has no ':'"},
+		{"agent-browser:commands..click", 2, `"path": "commands..click",`},
+		{"agent-browser:commands?cmd=[abc", 2, `"message": "filter cmd=[abc: the '[' at character 1 is never closed; close the class ([abc] matches a, b or c) or write [[] to match a '['"`},
 	}
 	for _, c := range cases {
 		code, out, errs := runCLI(t, "query", dir, c.query)
@@ -39,8 +45,11 @@ func TestQueryCommand(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &m); err != nil || !strings.HasSuffix(out, "}\n") {
 			t.Errorf("query %s: output is not one JSON object: %v", c.query, err)
 		}
+		if c.code == exitFailure && (m["error"].(map[string]any)["code"] != uasp.ErrInvalidQuery || errs != "") {
+			t.Errorf("query %s: exit 2 but the answer is not INVALID_QUERY, or stderr has %q", c.query, errs)
+		}
 	}
-	for _, bad := range [][]string{{"query"}, {"query", dir, "no-colon"}, {"query", dir, "a:b..c"}, {"query", "/nonexistent/dir", "a:b"}} {
+	for _, bad := range [][]string{{"query"}, {"query", "/nonexistent/dir", "a:b"}} {
 		if code, _, errs := runCLI(t, bad...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", bad, code, errs)
 		}
@@ -136,6 +145,8 @@ func TestQuerySite(t *testing.T) {
 		"stripe-best-practices:sources.stripe:migration/charges",
 		"agent-browser:commands.nope",
 		"agent-browser:commands?syntax=*",
+		"agent-browser:commands?cmd=[abc",
+		"no-colon",
 	} {
 		wantCode, want, _ := runCLI(t, "query", dir, q)
 		code, got, errs := runCLI(t, "query", "--site", site, q)
@@ -147,7 +158,17 @@ func TestQuerySite(t *testing.T) {
 	if code, got, _ := runCLI(t, "query", "--site", site, "nobody:commands"); code != 1 || !strings.Contains(got, `"code": "SKILL_NOT_FOUND"`) {
 		t.Errorf("query --site for a missing skill: exit %d\n%s", code, got)
 	}
+	// Over HTTP, under a sub-path, the answers are the same.
+	srv := httptest.NewServer(http.StripPrefix("/catalog", http.FileServer(http.Dir(site))))
+	defer srv.Close()
+	for _, q := range []string{"agent-browser:commands.click.args", "stripe-best-practices:decisions?when=*Charges*"} {
+		_, want, _ := runCLI(t, "query", dir, q)
+		if code, got, errs := runCLI(t, "query", "--site", srv.URL+"/catalog/", q); code != 0 || got != want {
+			t.Errorf("query --site URL %s: exit %d, stderr %s\ngot\n%s\nwant\n%s", q, code, errs, got, want)
+		}
+	}
 	for _, bad := range [][]string{
+		{"query", "--site", srv.URL + "/elsewhere/", "a:b"},
 		{"query", "--site", filepath.Join(site, "missing"), "a:b"},
 		{"query", "--site", dir, "a:b"}, // not a site
 		{"query", "--site", site, dir, "a:b"},
@@ -155,5 +176,32 @@ func TestQuerySite(t *testing.T) {
 		if code, _, errs := runCLI(t, bad...); code != 2 || errs == "" {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and a message", bad, code, errs)
 		}
+	}
+}
+
+// TestQueryWarningsAndErrors: a skill with warnings only is answered; one
+// whose errors keep it from being published answers VALIDATION_FAILED
+// with its errors.
+func TestQueryWarningsAndErrors(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- warned/warned.uasp.yaml --
+meta:
+  name: warned
+  type: cli
+  description: No version, and a default that is not text.
+environment:
+  - {name: WARNED_HOME, purpose: where it keeps its state, default: 7}
+-- broken/SKILL.md --
+---
+name: broken
+---
+No description, which is an error.
+`)
+	if code, out, errs := runCLI(t, "query", dir, "warned:environment.WARNED_HOME.default"); code != 0 || !strings.Contains(out, `"value": 7`) {
+		t.Errorf("a skill with warnings: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs := runCLI(t, "query", dir, "broken:meta")
+	if code != 1 || !strings.Contains(out, `"code": "VALIDATION_FAILED"`) || !strings.Contains(out, "[description-missing]") {
+		t.Errorf("a skill with errors: exit %d\n%s%s", code, out, errs)
 	}
 }

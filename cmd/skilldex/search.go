@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,7 +58,7 @@ I/O failure.`,
   skilldex search --json --limit 3 review pull request
   skilldex search --explain -- '"code review"' -python type:knowledge
   skilldex search --index skills-site/search/bleve.zip pdf`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsBetween(1, -1, "words to search for"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if limit < 1 {
 				return failure(fmt.Errorf("--limit must be at least 1, not %d", limit))
@@ -66,7 +67,7 @@ I/O failure.`,
 			if err != nil {
 				return failure(err)
 			}
-			ix, err := index.Open(p)
+			ix, err := openIndex(p, indexPath != "")
 			if err != nil {
 				return failure(err)
 			}
@@ -106,6 +107,20 @@ I/O failure.`,
 
 // defaultIndex resolves --index: as given, else the default site's index
 // folder, else its archive.
+// openIndex opens the index at p, and says what to give when p is not
+// one (given: it came from --index).
+func openIndex(p string, given bool) (*index.Bleve, error) {
+	const want = "give a site folder skilldex build wrote, its search/bleve folder, or its search/bleve.zip"
+	if _, err := os.Stat(p); err != nil && given {
+		return nil, fmt.Errorf("--index %s; %s", pathProblem(err), want)
+	}
+	ix, err := index.Open(p)
+	if errors.Is(err, zip.ErrFormat) {
+		return nil, fmt.Errorf("--index %s is neither a folder nor a ZIP archive of a search index; %s", p, want)
+	}
+	return ix, err
+}
+
 func defaultIndex(p string) (string, error) {
 	if p != "" {
 		return p, nil
@@ -118,15 +133,6 @@ func defaultIndex(p string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("no index at public/%s or public/%s: run skilldex build first (with publish.bleve on, the default), or pass --index", index.BleveDir, index.BleveArchive)
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
 // printHits writes the results for people: name, labels, the description

@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -40,6 +42,14 @@ config file and flags work as for build.`,
 			}
 			defer p.cleanup()
 			stderr := cmd.ErrOrStderr()
+			// The port is taken before the first build, which takes
+			// minutes for a large catalog: a port in use says so at once.
+			// Browsers that connect meanwhile wait for the build.
+			ln, err := listen(host, port)
+			if err != nil {
+				return failure(err)
+			}
+			defer ln.Close() // when serve fails before serving
 			if !cmd.Flags().Changed("output") {
 				dir, err := os.MkdirTemp("", "skilldex-serve-")
 				if err != nil {
@@ -57,14 +67,13 @@ config file and flags work as for build.`,
 			// Taken before the first build: a file saved while it runs
 			// makes the watcher rebuild at once.
 			baseline := serve.Fingerprint(p.opt.Sources)
-			res, err := build.Build(ctx, p.opt)
-			if res != nil && res.Catalog != nil {
-				printFindings(stderr, res.Catalog, f.quiet, p.opt.Strict)
-			}
+			res, err := f.build(cmd, p.opt)
 			if err != nil {
 				return failure(fmt.Errorf("first build: %w", err))
 			}
-			printSummary(stderr, res, p.opt.Output, p.opt.Site)
+			if !f.quiet {
+				printSummary(stderr, res, p.opt.Output, p.opt.Site)
+			}
 			// The first build was a full one, with the default headroom;
 			// the rebuilds get more (see TuneGC).
 			serve.TuneGC()
@@ -73,10 +82,6 @@ config file and flags work as for build.`,
 			// and written.
 			p.opt.Previous = res.Manifest
 
-			ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(port)))
-			if err != nil {
-				return failure(fmt.Errorf("%v; choose another --port", err))
-			}
 			srv := &serve.Server{
 				Dir:      p.opt.Output,
 				BasePath: p.opt.Site.Base.Path,
@@ -92,16 +97,27 @@ config file and flags work as for build.`,
 						return err
 					}
 					p.opt.Previous = res.Manifest
-					hits, misses := p.opt.Cache.Stats()
-					fmt.Fprintf(stderr, "%d skills parsed again, %d unchanged; %d files written, %d kept\n", misses, hits, res.Written, res.Kept)
+					if !f.quiet {
+						hits, misses := p.opt.Cache.Stats()
+						fmt.Fprintf(stderr, "%s parsed again, %s unchanged; %s written, %s kept\n",
+							plural(misses, "skill", "skills"), number(hits), plural(res.Written, "file", "files"), number(res.Kept))
+					}
 					return nil
 				},
 				Log: func(format string, args ...any) {
+					// Quiet, serve prints only problems: the rebuilds
+					// that failed.
+					if f.quiet && !strings.Contains(format, "failed") {
+						return
+					}
 					fmt.Fprintf(stderr, time.Now().Format("15:04:05 ")+format+"\n", args...)
 				},
 			}
 			if p.demo {
-				srv.Sources = nil // the unpacked demo never changes
+				// The unpacked demo never changes: nothing to watch,
+				// and nothing changed since the build.
+				srv.Sources = nil
+				srv.Baseline = serve.Fingerprint(nil)
 			}
 			// Requests live within ctx: when serve ends, the event
 			// streams of open pages end too, instead of holding the
@@ -112,6 +128,8 @@ config file and flags work as for build.`,
 				ReadHeaderTimeout: 10 * time.Second,
 				BaseContext:       func(net.Listener) context.Context { return ctx },
 			}
+			// The address is printed even with --quiet: it is what serve
+			// is for.
 			fmt.Fprintf(stderr, "serving on http://%s%s (Ctrl-C to stop)\n", ln.Addr(), srv.BasePath)
 			// serve returns only after the watcher and the server have
 			// stopped: a rebuild still running would write into the
@@ -138,4 +156,29 @@ config file and flags work as for build.`,
 	cmd.Flags().IntVar(&port, "port", 8484, "port to listen on (0: any free port)")
 	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "address to listen on")
 	return cmd
+}
+
+// listen takes the port serve listens on, and says in words why it
+// cannot.
+func listen(host string, port int) (net.Listener, error) {
+	if port < 0 || port > 65535 {
+		return nil, fmt.Errorf("--port %d is not a port; give one from 1 to 65535, or 0 for any free port", port)
+	}
+	addr := net.JoinHostPort(host, strconv.Itoa(port))
+	ln, err := net.Listen("tcp", addr)
+	switch {
+	case err == nil:
+		return ln, nil
+	case errors.Is(err, syscall.EADDRINUSE):
+		return nil, fmt.Errorf("port %d on %s is in use, by another skilldex serve or another server; stop it, or choose another port with --port (0: any free port)", port, host)
+	case errors.Is(err, syscall.EACCES):
+		return nil, fmt.Errorf("port %d needs privileges to listen on; choose a port above 1023 with --port", port)
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return nil, fmt.Errorf("--host %s is not an address of this machine; give 127.0.0.1 (this machine only) or 0.0.0.0 (every network)", host)
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return nil, fmt.Errorf("--host %s is not a known host name or an address; give 127.0.0.1 (this machine only) or 0.0.0.0 (every network)", host)
+	}
+	return nil, fmt.Errorf("cannot listen on %s: %v; choose another --host or --port", addr, err)
 }

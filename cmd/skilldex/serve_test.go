@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -86,5 +88,89 @@ func TestServeRebuildsOnEdit(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop when its context ended")
+	}
+}
+
+// TestServePortFailsBeforeBuilding: a port that is no port, or one in
+// use, fails serve at once, with what to do, before any build: nothing
+// is written to the output folder and no build is reported.
+func TestServePortFailsBeforeBuilding(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), cliCatalog)
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	busy := strconv.Itoa(taken.Addr().(*net.TCPAddr).Port)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--port", "99999"}, "--port 99999 is not a port; give one from 1 to 65535, or 0 for any free port"},
+		{[]string{"--port", "-1"}, "--port -1 is not a port"},
+		{[]string{"--port", busy}, "port " + busy + " on 127.0.0.1 is in use, by another skilldex serve or another server; stop it, or choose another port with --port (0: any free port)"},
+		{[]string{"--port", "0", "--host", "nosuch.invalid"}, "--host nosuch.invalid is not a known host name or an address"},
+	}
+	for _, c := range cases {
+		out := filepath.Join(t.TempDir(), "site")
+		args := append([]string{"serve", filepath.Join(dir, "ok"), "-o", out}, c.args...)
+		code, _, stderr := runCLI(t, args...)
+		if code != exitFailure || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and %q", c.args, code, stderr, c.want)
+		}
+		if strings.Contains(stderr, "published") {
+			t.Errorf("%v: built before failing:\n%s", c.args, stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: wrote %s before failing", c.args, out)
+		}
+	}
+}
+
+// TestServeQuiet: with --quiet, serve prints its address and nothing
+// else while it runs, rebuilds included.
+func TestServeQuiet(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), cliCatalog)
+	src := filepath.Join(dir, "ok")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", src, "--port", "0", "-q"}, strings.NewReader(""), io.Discard, &stderr)
+	}()
+	serving := regexp.MustCompile(`^serving on http://\S+/ \(Ctrl-C to stop\)\n$`)
+	for deadline := time.Now().Add(20 * time.Second); !serving.MatchString(stderr.String()); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("serve -q printed %q; want only the address", stderr.String())
+		}
+	}
+	skill := filepath.Join(src, "SKILL.md")
+	b, _ := os.ReadFile(skill)
+	os.WriteFile(skill, bytes.Replace(b, []byte("A valid skill"), []byte("An edited skill"), 1), 0o644)
+	// The rebuild's files show up in the output folder; serve's output
+	// must not grow meanwhile. There is no event to wait for but the
+	// server's reply changing.
+	url := strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(stderr.String()), "serving on "), " (Ctrl-C to stop)")
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		res, err := http.Get(url + "skills/ok/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if bytes.Contains(page, []byte("An edited skill")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the edit was never served")
+		}
+	}
+	cancel()
+	if code := <-done; code != exitOK {
+		t.Errorf("serve exited %d", code)
+	}
+	if !serving.MatchString(stderr.String()) {
+		t.Errorf("serve -q printed more than its address:\n%s", stderr.String())
 	}
 }

@@ -78,11 +78,17 @@ warns); 1 otherwise; 2 on usage or I/O failure.`,
 				opt.Source.Display = cs.repoDisplay(opt.Sources)
 			}
 			opt.NoDerive = true // checking needs no derived document
+			opt.Progress = &build.Progress{}
+			view := newProgressView(cmd.ErrOrStderr(), opt.Progress, false, verbose)
+			view.run()
 			c, err := build.Load(cmd.Context(), opt)
+			view.finish()
 			if err != nil {
 				return failure(err)
 			}
-			if err := report.Write(cmd.OutOrStdout(), format, c, report.Options{Verbose: verbose, Version: version}); err != nil {
+			out := cmd.OutOrStdout()
+			ropt := report.Options{Verbose: verbose, Version: thisVersion().Module, Color: format == "text" && useColor(out)}
+			if err := report.Write(out, format, c, ropt); err != nil {
 				return failure(err)
 			}
 			if code := findingsCode(c, opt.Strict); code != exitOK {
@@ -115,7 +121,7 @@ func (f *sourceFlags) catalogOptions(cmd *cobra.Command, configFile string, args
 	if !cmd.Flags().Changed("strict") && cs.cfg.Strict {
 		opt.Strict = true
 	}
-	opt.Source.Exclude = []string{cs.output("public", false)}
+	opt.Source.Exclude = []string{cs.output(buildOutput, false)}
 	if verbose {
 		opt.Skipped = printSkipped(cmd.ErrOrStderr())
 	}

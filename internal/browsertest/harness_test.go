@@ -1,7 +1,9 @@
 package browsertest_test
 
 import (
+	"context"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -189,5 +191,43 @@ func TestServer(t *testing.T) {
 		if resp.StatusCode != c.status || got != c.body {
 			t.Errorf("GET %s: %d %q, want %d %q", c.path, resp.StatusCode, got, c.status, c.body)
 		}
+	}
+}
+
+// TestBuildDemoSame checks that the demo site the browser tests load is
+// the same from build to build, as skilldex build's is: nothing of the
+// temporary folder it is unpacked into shows (the Source facet names a
+// folder by its name).
+func TestBuildDemoSame(t *testing.T) {
+	var sites [2]map[string]string
+	for i := range sites {
+		dir := filepath.Join(t.TempDir(), "site")
+		if err := browsertest.BuildDemo(context.Background(), dir, "/skills/"); err != nil {
+			t.Fatal(err)
+		}
+		sites[i] = map[string]string{}
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(dir, p)
+			sites[i][filepath.ToSlash(rel)] = string(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(sites[0]) == 0 {
+		t.Fatal("the demo site has no file")
+	}
+	for name, a := range sites[0] {
+		if b, ok := sites[1][name]; !ok || a != b {
+			t.Errorf("%s differs between two builds of the demo", name)
+		}
+	}
+	if home := sites[0]["index.html"]; !strings.Contains(home, ">content</a>") || strings.Contains(home, "skilldex-demo") {
+		t.Error(`the home page's Sources facet does not name the demo "content"`)
 	}
 }

@@ -18,11 +18,17 @@ import (
 // the base URL base (use Server.URL). It unpacks the catalog into a
 // temporary folder, which it removes.
 func BuildDemo(ctx context.Context, out, base string) error {
-	src, err := os.MkdirTemp("", "skilldex-demo-")
+	tmp, err := os.MkdirTemp("", "skilldex-demo-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(src)
+	defer os.RemoveAll(tmp)
+	// Named content, as skilldex build unpacks it: the Source facet
+	// names a source by its folder's name.
+	src := filepath.Join(tmp, "content")
+	if err := os.Mkdir(src, 0o755); err != nil {
+		return err
+	}
 	if err := content.Extract(src); err != nil {
 		return err
 	}

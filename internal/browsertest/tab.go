@@ -339,7 +339,11 @@ func (t *Tab) listen(ev any) {
 		if ev.Request == nil {
 			return
 		}
-		t.inflight[ev.RequestID] = true
+		// An event stream (skilldex serve's live reload) stays open
+		// as long as the page: it is never a load to wait for.
+		if ev.Type != network.ResourceTypeEventSource {
+			t.inflight[ev.RequestID] = true
+		}
 		if !t.local(ev.Request.URL) {
 			t.add(Request, ev.Request.Method+" "+ev.Request.URL+" (blocked)")
 		}

@@ -1,4 +1,4 @@
-package site
+package siteinfo
 
 import "testing"
 
@@ -13,8 +13,8 @@ func TestShellWord(t *testing.T) {
 		"https://h/;rm -rf ~;/":              "'https://h/;rm -rf ~;/'",
 		"https://user@h/x=1,y+2/@skills.dev": "https://user@h/x=1,y+2/@skills.dev",
 	} {
-		if got := shellWord(in); got != want {
-			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
+		if got := ShellWord(in); got != want {
+			t.Errorf("ShellWord(%q) = %s, want %s", in, got, want)
 		}
 	}
 }
@@ -28,8 +28,8 @@ func TestSkillsCLIName(t *testing.T) {
 		"a234567890123456789012345678901234567890123456789012345678901234":  true,
 		"a2345678901234567890123456789012345678901234567890123456789012345": false,
 	} {
-		if got := skillsCLIName(name); got != want {
-			t.Errorf("skillsCLIName(%q) = %v, want %v", name, got, want)
+		if got := SkillsCLIName(name); got != want {
+			t.Errorf("SkillsCLIName(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

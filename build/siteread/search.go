@@ -1,0 +1,132 @@
+package siteread
+
+import (
+	"context"
+	"strings"
+
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/index/jsonsearch"
+)
+
+// SearchOptions narrow a search.
+type SearchOptions struct {
+	// Limit is the number of skills to return (10 when 0).
+	Limit int
+	// Type keeps the skills of this UASP type (cli, api, knowledge,
+	// hybrid); Tag those with this tag. Both ignore case.
+	Type, Tag string
+}
+
+// Hit is a skill a search found.
+type Hit struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Type        string   `json:"type,omitempty"`
+	Format      string   `json:"format,omitempty"`
+	Status      string   `json:"status,omitempty"`
+	Tags        []string `json:"tags,omitempty"`
+	// Page is the link of the skill's page.
+	Page string `json:"page"`
+	// Install is the skills CLI's command that installs the skill, when
+	// the site's address is known and the CLI can install it.
+	Install string `json:"install,omitempty"`
+}
+
+// maxCachedBytes bounds the search index files kept between searches.
+const maxCachedBytes = 32 << 20
+
+// Search ranks the site's skills for query with its JSON search index, as
+// the site's search page does, fetching only the files the query needs.
+// Files are kept between searches while the index's manifest (read again
+// for every search) keeps its id.
+func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) ([]Hit, int, error) {
+	if opt.Limit <= 0 {
+		opt.Limit = 10
+	}
+	ix := jsonsearch.New(s.indexFile)
+	var filters []jsonsearch.Filter
+	for _, f := range []struct{ facet, value string }{{"type", opt.Type}, {"tags", opt.Tag}} {
+		if f.value == "" {
+			continue
+		}
+		values, err := ix.FacetValues(ctx, f.facet)
+		if err != nil {
+			return nil, 0, err
+		}
+		nums := []int{-1} // no document has value -1: nothing matches
+		for _, v := range values {
+			if strings.EqualFold(v.Name, f.value) {
+				nums = []int{v.Number}
+			}
+		}
+		filters = append(filters, jsonsearch.Filter{ID: f.facet, Values: nums})
+	}
+	res, err := ix.Search(ctx, query, jsonsearch.Options{Filters: filters})
+	if err != nil {
+		return nil, 0, err
+	}
+	var docs []int
+	for _, h := range res.Hits[:min(opt.Limit, len(res.Hits))] {
+		docs = append(docs, h.Doc)
+	}
+	cards, err := ix.Cards(ctx, docs)
+	if err != nil {
+		return nil, 0, err
+	}
+	hits := []Hit{}
+	for _, c := range cards {
+		if c == nil {
+			continue
+		}
+		h := Hit{Name: c.Name, Description: c.Description, Type: c.Type, Format: c.Format, Status: c.Status, Tags: c.Tags,
+			Page: s.Link(siteinfo.SkillPage(c.Name))}
+		if s.installs(c) {
+			h.Install = siteinfo.InstallCommand(s.URL.String(), c.Name)
+		}
+		hits = append(hits, h)
+	}
+	return hits, res.Total, nil
+}
+
+// installs reports whether npx skills add SITE --skill NAME installs the
+// skill of card c, as the skill's page says: the site's address is known,
+// the skill has a SKILL.md, the CLI accepts its name, and the site's
+// discovery index lists every skill with a SKILL.md, which it does when it
+// publishes archives (for skills of several files) and SKILL.md copies
+// (under skills/NAME/ or the v0.1 index's). A site that publishes the
+// copies but no archives lists only the skills of one file, which a card
+// does not tell: no command is given for those.
+func (s *Site) installs(c *jsonsearch.Card) bool {
+	if s.URL == nil || c.Format == "uasp" || c.Description == "" || !siteinfo.SkillsCLIName(c.Name) {
+		return false
+	}
+	p := s.publishes
+	return p["/skills/{name}/{name}.skill"] && (p["/skills/{name}/SKILL.md"] || p["/.well-known/skills/index.json"])
+}
+
+// indexFile is the search index's loader: manifest.json is always read
+// anew, other files are kept by manifest id.
+func (s *Site) indexFile(ctx context.Context, path, id string) ([]byte, error) {
+	if id == "" {
+		return s.fetch(ctx, "search/"+path)
+	}
+	key := id + "/" + path
+	s.mu.Lock()
+	b, ok := s.cache[key]
+	s.mu.Unlock()
+	if ok {
+		return b, nil
+	}
+	b, err := s.fetch(ctx, "search/"+path)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.cache == nil || s.cached+len(b) > maxCachedBytes {
+		s.cache, s.cached = map[string][]byte{}, 0
+	}
+	s.cache[key] = b
+	s.cached += len(b)
+	return b, nil
+}

@@ -1,0 +1,243 @@
+package siteread
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+var (
+	scratch  string // removed when the tests end
+	demoOnce sync.Once
+	demoDir  string
+)
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "skilldex-siteread-test-")
+	if err != nil {
+		panic(err)
+	}
+	scratch = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// demoSite is the demo catalog (content/) built with per-path files for
+// sections only, once per test binary.
+func demoSite(t *testing.T) string {
+	t.Helper()
+	demoOnce.Do(func() {
+		demoDir, _ = buildSiteIn(t, filepath.Join(scratch, "demo"), siteinfo.QueryPathsSections, filepath.Join(testutil.ProjectRoot(t), "content"))
+	})
+	if demoDir == "" {
+		t.Fatal("the demo site did not build")
+	}
+	return demoDir
+}
+
+// serve serves dir under /sub/dir/ and returns the site's URL and the
+// paths requested.
+func serve(t *testing.T, dir string) (string, *[]string) {
+	t.Helper()
+	var mu sync.Mutex
+	var requested []string
+	files := http.StripPrefix("/sub/dir", http.FileServer(http.Dir(dir)))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		requested = append(requested, r.URL.Path)
+		mu.Unlock()
+		files.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/sub/dir/", &requested
+}
+
+func open(t *testing.T, location string) *Site {
+	t.Helper()
+	s, err := Open(context.Background(), location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestHTTPReadsAsFolder: a site read over HTTP under a sub-path answers
+// every call as its folder does, but for the links, which name where it
+// is read from.
+func TestHTTPReadsAsFolder(t *testing.T) {
+	dir := demoSite(t)
+	base, requested := serve(t, dir)
+	local, remote := open(t, dir), open(t, base)
+	ctx := context.Background()
+	for _, raw := range []string{
+		"agent-browser:commands.click", "agent-browser:commands.record.start.args.file", "stripe-best-practices:decisions?when=*Charges*",
+		"stripe-best-practices:sources.stripe:migration/charges.url", "mermaid-diagrams:reference.sequence.parallel.syntax",
+		"csv-profiler:meta.description", "agent-browser:commands.nope", "nobody:meta",
+	} {
+		q, err := uasp.ParseQuery(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, af, err := local.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, bf, err := remote.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(a) != string(b) || af != bf {
+			t.Errorf("%s: over HTTP\n%s\nfrom the folder\n%s", raw, b, a)
+		}
+	}
+	for _, q := range []string{"csv", "browser", "release notes changelog", "diagram"} {
+		h1, n1, err := local.Search(ctx, q, SearchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h2, n2, err := remote.Search(ctx, q, SearchOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n1 != n2 || !slices.EqualFunc(h1, h2, func(a, b Hit) bool { return a.Name == b.Name && a.Description == b.Description }) {
+			t.Errorf("%q: over HTTP %v, from the folder %v", q, h2, h1)
+		}
+		for _, h := range h2 {
+			if !strings.HasPrefix(h.Page, base+"skills/") || (h.Install != "" && !strings.Contains(h.Install, base)) {
+				t.Errorf("%q: %s links %s and installs with %q, not from %s", q, h.Name, h.Page, h.Install, base)
+			}
+		}
+	}
+	sk1, err := local.Skill(ctx, "release-notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk2, err := remote.Skill(ctx, "release-notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sk1.Markdown != sk2.Markdown || len(sk1.Files) != len(sk2.Files) {
+		t.Errorf("release-notes over HTTP differs")
+	}
+	for _, p := range *requested {
+		if !strings.HasPrefix(p, "/sub/dir/") || strings.HasSuffix(p, "/index.json") || strings.HasSuffix(p, "llms-full.txt") {
+			t.Errorf("requested %s: outside the site, or a catalog-wide file", p)
+		}
+	}
+}
+
+func TestSearch(t *testing.T) {
+	s := open(t, demoSite(t))
+	ctx := context.Background()
+	names := func(hits []Hit) []string {
+		var out []string
+		for _, h := range hits {
+			out = append(out, h.Name)
+		}
+		return out
+	}
+	hits, total, err := s.Search(ctx, "csv profile", SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hits) == 0 || hits[0].Name != "csv-profiler" || total < 1 {
+		t.Fatalf("csv profile: %v", names(hits))
+	}
+	h := hits[0]
+	if h.Page != "https://example.org/skills/skills/csv-profiler/" || h.Install != "npx skills add https://example.org/skills/ --skill csv-profiler" ||
+		!strings.HasPrefix(h.Description, "Profile a CSV file") || !slices.Contains(h.Tags, "csv") {
+		t.Errorf("hit %+v", h)
+	}
+	// A UASP document alone has no SKILL.md: the CLI cannot install it.
+	hits, _, _ = s.Search(ctx, "browser", SearchOptions{Type: "CLI"})
+	if !slices.Equal(names(hits), []string{"agent-browser"}) || hits[0].Install != "" {
+		t.Errorf("browser, type cli: %+v", hits)
+	}
+	// An empty query with a filter lists what the filter keeps, by name.
+	hits, _, _ = s.Search(ctx, "", SearchOptions{Tag: "csv"})
+	if !slices.Equal(names(hits), []string{"csv-profiler"}) {
+		t.Errorf("tag csv: %v", names(hits))
+	}
+	if hits, _, _ = s.Search(ctx, "csv", SearchOptions{Type: "no-such-type"}); len(hits) != 0 {
+		t.Errorf("an unknown type keeps %v", names(hits))
+	}
+	if hits, _, _ = s.Search(ctx, "e", SearchOptions{Limit: 2}); len(hits) != 2 {
+		t.Errorf("limit 2 gives %d", len(hits))
+	}
+}
+
+func TestSkill(t *testing.T) {
+	dir := demoSite(t)
+	s := open(t, dir)
+	ctx := context.Background()
+	sk, err := s.Skill(ctx, "release-notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(sk.Markdown, "---\nname: release-notes\n") || !strings.Contains(sk.Markdown, "# Release notes") ||
+		sk.MarkdownURL != "https://example.org/skills/skills/release-notes/index.html.md" {
+		t.Errorf("twin %s:\n%.200s", sk.MarkdownURL, sk.Markdown)
+	}
+	var paths []string
+	for _, f := range sk.Files {
+		paths = append(paths, f.Path)
+		if f.URL != "https://example.org/skills/skills/release-notes/"+f.Path || f.Size == "" {
+			t.Errorf("file %+v", f)
+		}
+	}
+	for _, want := range []string{"SKILL.md", "references/style.md", "scripts/collect_commits.sh"} {
+		if !slices.Contains(paths, want) {
+			t.Errorf("files %v lack %s", paths, want)
+		}
+	}
+	if _, err := s.Skill(ctx, "no-such-skill"); !errors.Is(err, ErrNoSkill) {
+		t.Errorf("a missing skill: %v", err)
+	}
+	read := s.fetch
+	s.fetch = func(ctx context.Context, p string) ([]byte, error) {
+		t.Errorf("read %s for a name that is not one", p)
+		return read(ctx, p)
+	}
+	for _, name := range []string{"", "../release-notes", "https://example.org/x", "release-notes/../../etc", `..\x`, ".well-known", "a b", "x\x00"} {
+		if _, err := s.Skill(ctx, name); err == nil || errors.Is(err, ErrNoSkill) {
+			t.Errorf("Skill(%q): %v", name, err)
+		}
+	}
+	if b, err := open(t, dir).LLMS(ctx); err != nil || !strings.HasPrefix(string(b), "# ") {
+		t.Errorf("llms.txt: %v %.40s", err, b)
+	}
+}
+
+// TestHTTPRefusals: a redirect off the site's host is not followed, an
+// address without a site is not one, and a site that vanishes gives
+// errors, not answers.
+func TestHTTPRefusals(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte(`{"version": 1}`))
+	}))
+	defer other.Close()
+	redirect := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+r.URL.Path, http.StatusFound)
+	}))
+	defer redirect.Close()
+	if _, err := Open(context.Background(), redirect.URL+"/"); err == nil || !strings.Contains(err.Error(), "leaves the site") {
+		t.Errorf("a redirect off the host: %v", err)
+	}
+	empty := httptest.NewServer(http.NotFoundHandler())
+	defer empty.Close()
+	if _, err := Open(context.Background(), empty.URL+"/skills/"); !errors.Is(err, ErrNotSite) {
+		t.Errorf("an address without a site: %v", err)
+	}
+}

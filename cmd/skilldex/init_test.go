@@ -1,0 +1,153 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+// TestInitBuildsAsItStands: skilldex init in an empty folder, then
+// validate and build with no argument, as the Pages workflow runs them:
+// the example skill has no finding at all, and the site is written.
+func TestInitBuildsAsItStands(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	code, out, stderr := runCLI(t, "init")
+	if code != exitOK {
+		t.Fatalf("init: exit %d\n%s%s", code, out, stderr)
+	}
+	for _, f := range []string{"skilldex.yaml", "skills/write-a-skill/SKILL.md", ".github/workflows/pages.yml", ".gitignore"} {
+		if !strings.Contains(out, "wrote "+f+"\n") {
+			t.Errorf("init does not say it wrote %s:\n%s", f, out)
+		}
+		if _, err := os.Stat(filepath.FromSlash(f)); err != nil {
+			t.Errorf("init did not write %s", f)
+		}
+	}
+	if !strings.HasPrefix(out, "wrote skilldex.yaml\n") {
+		t.Errorf("init does not start with the config:\n%s", out)
+	}
+	code, out, stderr = runCLI(t, "validate", "--strict", "--verbose")
+	if code != exitOK || !strings.Contains(out, "1 skill: 1 approved, 0 caution, 0 rejected; 0 errors, 0 warnings, 0 infos") {
+		t.Errorf("validate --strict --verbose of the new catalog: exit %d\n%s%s", code, out, stderr)
+	}
+	code, _, stderr = runCLI(t, "build")
+	if code != exitOK || !strings.Contains(stderr, "0 errors, 0 warnings, 0 infos") || !strings.Contains(stderr, "published 1 skill to ") {
+		t.Errorf("build of the new catalog: exit %d\n%s", code, stderr)
+	}
+	for _, f := range []string{"public/index.html", "public/skills/write-a-skill/index.html", "public/skills/write-a-skill/assets/template.md"} {
+		if _, err := os.Stat(filepath.FromSlash(f)); err != nil {
+			t.Errorf("the build did not write %s", f)
+		}
+	}
+	// .gitignore keeps the site out of git.
+	if b, _ := os.ReadFile(".gitignore"); !strings.Contains(string(b), "/public/\n") {
+		t.Errorf(".gitignore:\n%s", b)
+	}
+}
+
+// TestInitNeverOverwrites: files that exist are kept, byte for byte, and
+// said so; the others are written; a folder that does not exist is made.
+func TestInitNeverOverwrites(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- cat/skilldex.yaml --
+title: Mine
+-- cat/.gitignore --
+node_modules/
+`)
+	cat := filepath.Join(dir, "cat")
+	code, out, stderr := runCLI(t, "init", cat)
+	if code != exitOK {
+		t.Fatalf("init: exit %d\n%s", code, stderr)
+	}
+	shown := filepath.ToSlash(cat)
+	for _, want := range []string{
+		"kept  " + shown + "/skilldex.yaml (it exists: skilldex init never overwrites a file)\n",
+		"kept  " + shown + "/.gitignore (it exists: skilldex init never overwrites a file); add /public/ to it, so that the site is not committed\n",
+		"wrote " + shown + "/skills/write-a-skill/SKILL.md\n",
+		"wrote " + shown + "/.github/workflows/pages.yml\n",
+		"next: cd " + shown + " && skilldex serve",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("init lacks %q:\n%s", want, out)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(cat, "skilldex.yaml")); string(b) != "title: Mine\n" {
+		t.Errorf("skilldex.yaml was overwritten:\n%s", b)
+	}
+	// Again: nothing left to write.
+	if code, out, _ := runCLI(t, "init", cat); code != exitOK || strings.Contains(out, "wrote") || !strings.Contains(out, "nothing written: every file is there already") {
+		t.Errorf("init again: exit %d\n%s", code, out)
+	}
+	fresh := filepath.Join(dir, "new", "deeper")
+	if code, _, stderr := runCLI(t, "init", fresh); code != exitOK {
+		t.Errorf("init of a folder that does not exist: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(fresh, "skilldex.yaml")); err != nil {
+		t.Error(err)
+	}
+	file := filepath.Join(cat, "skilldex.yaml")
+	if code, _, stderr := runCLI(t, "init", file); code != exitFailure || !strings.Contains(stderr, file+" is a file; give the folder to make the catalog in") {
+		t.Errorf("init of a file: exit %d, %q", code, stderr)
+	}
+}
+
+// TestInitPinsItsVersion: the workflow installs the skilldex that wrote
+// it, and the config names the schema of its release.
+func TestInitPinsItsVersion(t *testing.T) {
+	cases := []struct {
+		v             buildVersion
+		install, tree string
+	}{
+		{buildVersion{Module: "v1.2.3", Go: "go1.26.8"}, "v1.2.3", "v1.2.3"},
+		{buildVersion{Module: "v0.0.0-20260301120000-0123456789ab", Revision: "0123456789ab"}, "v0.0.0-20260301120000-0123456789ab", "main"},
+		{buildVersion{Module: "devel", Revision: "0123456789ab"}, "0123456789ab", "main"},
+		{buildVersion{Module: "devel"}, "latest", "main"},
+	}
+	for _, c := range cases {
+		files, err := catalogFiles(initOptions{version: c.v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, f := range files {
+			got[f.path] = string(f.data)
+		}
+		if want := "\n  SKILLDEX_VERSION: " + c.install + "\n"; !strings.Contains(got[".github/workflows/pages.yml"], want) {
+			t.Errorf("%s: the workflow lacks %q", c.v, want)
+		}
+		if want := "# yaml-language-server: $schema=https://raw.githubusercontent.com/skilldex/skilldex/" + c.tree + "/cmd/skilldex/skilldex.schema.json\n"; !strings.HasPrefix(got["skilldex.yaml"], want) {
+			t.Errorf("%s: the config does not start with %q:\n%s", c.v, want, got["skilldex.yaml"])
+		}
+		for p, text := range got {
+			if strings.Contains(text, "SCHEMA_URL") || strings.Contains(text, "_VALUE") {
+				t.Errorf("%s: %s has a placeholder left", c.v, p)
+			}
+		}
+	}
+}
+
+// TestREADMEWorkflowIsInit's: the README shows the workflow skilldex
+// init writes, byte for byte.
+func TestREADMEWorkflowIsInits(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(testutil.ProjectRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := catalogFiles(initOptions{version: buildVersion{Module: "devel"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if f.path == ".github/workflows/pages.yml" {
+			if !strings.Contains(string(readme), "```yaml\n"+string(f.data)+"```\n") {
+				t.Errorf("README.md does not show the workflow skilldex init writes:\n%s", f.data)
+			}
+			return
+		}
+	}
+	t.Fatal("init writes no workflow")
+}
