@@ -12,7 +12,7 @@ import (
 	bindex "github.com/blevesearch/bleve_index_api"
 )
 
-// bleveSource is the bleve index as ranking reads it (a termSource): the
+// bleveSource is the bleve index as ranking reads it (a TermSource): the
 // terms of _all, their documents and weights (allFrequencies), the facet
 // fields. Its document numbers are bleve's internal ones, which follow
 // the order of the names: skilldex writes the segments in name order,
@@ -22,7 +22,7 @@ type bleveSource struct {
 	r       bindex.IndexReader
 	n       int
 	shared  *bleveShared
-	entries map[string]*termEntry
+	entries map[string]*TermEntry
 	names   map[int32]string
 }
 
@@ -82,12 +82,14 @@ func (b *Bleve) source() (*bleveSource, error) {
 		r.Close()
 		return nil, err
 	}
-	return &bleveSource{r: r, n: int(n), shared: b.shared, entries: map[string]*termEntry{}, names: map[int32]string{}}, nil
+	return &bleveSource{r: r, n: int(n), shared: b.shared, entries: map[string]*TermEntry{}, names: map[int32]string{}}, nil
 }
 
 func (s *bleveSource) close() error { return s.r.Close() }
 
-func (s *bleveSource) docCount() int { return s.n }
+func (s *bleveSource) Model() *Model { return &model }
+
+func (s *bleveSource) Weight(level uint8) float64 { return dequantize(level) }
 
 // name returns the name of document d.
 func (s *bleveSource) name(d int32) (string, error) {
@@ -102,17 +104,17 @@ func (s *bleveSource) name(d int32) (string, error) {
 	return n, nil
 }
 
-func (s *bleveSource) lookup(term string) (*termEntry, error) {
+func (s *bleveSource) Lookup(ctx context.Context, term string) (*TermEntry, error) {
 	if e, ok := s.entries[term]; ok {
 		return e, nil
 	}
-	tfr, err := s.r.TermFieldReader(context.Background(), []byte(term), allField, true, false, false)
+	tfr, err := s.r.TermFieldReader(ctx, []byte(term), allField, true, false, false)
 	if err != nil {
 		return nil, err
 	}
 	df := int(tfr.Count())
 	tfr.Close()
-	var e *termEntry
+	var e *TermEntry
 	if df > 0 {
 		e = s.entry(term, df)
 	}
@@ -122,16 +124,16 @@ func (s *bleveSource) lookup(term string) (*termEntry, error) {
 
 // entry makes the entry of a term of df documents; its postings are read
 // when first asked for.
-func (s *bleveSource) entry(term string, df int) *termEntry {
+func (s *bleveSource) entry(term string, df int) *TermEntry {
 	if e, ok := s.entries[term]; ok && e != nil {
 		return e
 	}
-	var all []posting
-	heads := map[int][]posting{}
-	e := &termEntry{term: term, df: df, idf: entryIDF(s.n, df), related: s.shared.related[term]}
-	e.postings = func(n int) ([]posting, error) {
+	var all []Posting
+	heads := map[int][]Posting{}
+	e := &TermEntry{Term: term, DF: df, IDF: EntryIDF(s.n, df)}
+	e.Postings = func(ctx context.Context, n int) ([]Posting, error) {
 		if all == nil {
-			ps, err := s.postings(term)
+			ps, err := s.postings(ctx, term)
 			if err != nil {
 				return nil, err
 			}
@@ -152,15 +154,15 @@ func (s *bleveSource) entry(term string, df int) *termEntry {
 }
 
 // postings reads the documents of term in _all with their weight levels.
-func (s *bleveSource) postings(term string) ([]posting, error) {
-	var out []posting
-	tfr, err := s.r.TermFieldReader(context.Background(), []byte(term), allField, true, false, false)
+func (s *bleveSource) postings(ctx context.Context, term string) ([]Posting, error) {
+	var out []Posting
+	tfr, err := s.r.TermFieldReader(ctx, []byte(term), allField, true, false, false)
 	err = eachDoc(tfr, err, func(d *bindex.TermFieldDoc) error {
 		q, ok := levelOfFrequency(d.Freq)
 		if !ok {
 			return fmt.Errorf("bleve index: term %q has frequency %d in %s, which no weight gives: not an index of this skilldex (rebuild the site)", term, d.Freq, allField)
 		}
-		out = append(out, posting{doc: int32(d.ID.Value()), q: q})
+		out = append(out, Posting{Doc: int32(d.ID.Value()), Level: q})
 		return nil
 	})
 	return out, err
@@ -201,7 +203,22 @@ func eachDoc(tfr bindex.TermFieldReader, err error, fn func(*bindex.TermFieldDoc
 	}
 }
 
-func (s *bleveSource) completions(p string, n int) ([]*termEntry, error) {
+// Related looks the related terms of e up in the index.
+func (s *bleveSource) Related(ctx context.Context, e *TermEntry) ([]RelatedEntry, error) {
+	var out []RelatedEntry
+	for _, r := range s.shared.related[e.Term] {
+		re, err := s.Lookup(ctx, r.term)
+		if err != nil {
+			return nil, err
+		}
+		if re != nil {
+			out = append(out, RelatedEntry{re, r.similarity})
+		}
+	}
+	return out, nil
+}
+
+func (s *bleveSource) Completions(_ context.Context, p string, n int) ([]*TermEntry, error) {
 	var cs []dictTerm
 	fd, err := s.r.FieldDictPrefix(allField, []byte(p))
 	err = eachEntry(fd, err, func(de *bindex.DictEntry) { cs = append(cs, dictTerm{term: de.Term, df: int(de.Count)}) })
@@ -209,7 +226,7 @@ func (s *bleveSource) completions(p string, n int) ([]*termEntry, error) {
 		return nil, err
 	}
 	slices.SortFunc(cs, func(a, b dictTerm) int { return cmp.Or(cmp.Compare(b.df, a.df), compareUTF16(a.term, b.term)) })
-	out := make([]*termEntry, 0, min(n, len(cs)))
+	out := make([]*TermEntry, 0, min(n, len(cs)))
 	for _, c := range cs[:min(n, len(cs))] {
 		out = append(out, s.entry(c.term, c.df))
 	}
@@ -218,7 +235,7 @@ func (s *bleveSource) completions(p string, n int) ([]*termEntry, error) {
 
 // neighbours seeks the neighbours of term among the terms of its block of
 // the dictionary (the JSON index's term shard), as the browser does.
-func (s *bleveSource) neighbours(term string, maxDist, n int) ([]neighbour, error) {
+func (s *bleveSource) Neighbours(_ context.Context, term string, maxDist, n int) ([]Neighbour, error) {
 	type cand struct {
 		dictTerm
 		dist int
@@ -236,7 +253,7 @@ func (s *bleveSource) neighbours(term string, maxDist, n int) ([]neighbour, erro
 		if de.Term == term || shardOf(blocks, de.Term) != k {
 			return
 		}
-		if d := editDistance(key, []rune(de.Term), maxDist); d <= maxDist {
+		if d := EditDistance(key, []rune(de.Term), maxDist); d <= maxDist {
 			cs = append(cs, cand{dictTerm{de.Term, int(de.Count)}, d})
 		}
 	})
@@ -246,14 +263,14 @@ func (s *bleveSource) neighbours(term string, maxDist, n int) ([]neighbour, erro
 	slices.SortFunc(cs, func(a, b cand) int {
 		return cmp.Or(cmp.Compare(a.dist, b.dist), cmp.Compare(b.df, a.df), compareUTF16(a.term, b.term))
 	})
-	out := make([]neighbour, 0, min(n, len(cs)))
+	out := make([]Neighbour, 0, min(n, len(cs)))
 	for _, c := range cs[:min(n, len(cs))] {
-		out = append(out, neighbour{s.entry(c.term, c.df), c.dist})
+		out = append(out, Neighbour{s.entry(c.term, c.df), c.dist})
 	}
 	return out, nil
 }
 
-func (s *bleveSource) facetDocs(facet, value string) ([]int32, error) {
+func (s *bleveSource) FacetDocs(_ context.Context, facet, value string) ([]int32, error) {
 	vs, err := s.shared.facet(s.r, facet)
 	if err != nil {
 		return nil, err
@@ -297,13 +314,13 @@ const facetLimit = 20
 
 // facetCounts counts the hits by facet value: the facetLimit values of
 // each facet with the most hits (ties: in value order).
-func (s *bleveSource) facetCounts(hits []scoredDoc) (map[string]map[string]int, error) {
+func (s *bleveSource) facetCounts(hits []ScoredDoc) (map[string]map[string]int, error) {
 	if len(hits) == 0 {
 		return nil, nil
 	}
 	in := make(map[int32]bool, len(hits))
 	for _, h := range hits {
-		in[h.doc] = true
+		in[h.Doc] = true
 	}
 	var out map[string]map[string]int
 	for _, def := range facetDefs {
@@ -387,10 +404,11 @@ type FieldScore struct {
 }
 
 // explain explains the score of hit h of ranking r.
-func (s *bleveSource) explain(r *ranking, h scoredDoc) (*Explanation, error) {
+func (s *bleveSource) explain(ctx context.Context, r *Ranking, h ScoredDoc) (*Explanation, error) {
+	m := s.Model()
 	ex := &Explanation{}
-	for i, w := range r.words {
-		keys := r.keys[i]
+	for i, w := range r.Words {
+		keys := r.Keys[i]
 		if w.Stop && len(keys) == 0 {
 			continue
 		}
@@ -399,30 +417,32 @@ func (s *bleveSource) explain(r *ranking, h scoredDoc) (*Explanation, error) {
 		}
 		conv := 1.0
 		if w.Conversational {
-			conv = model.Conversational
+			conv = m.Conversational
 		}
 		ws := WordScore{Word: w.Raw, Conversational: w.Conversational}
+		own := false
 		for _, k := range keys {
-			ps, err := k.entry.postings(headOf(k.kind, r.full))
+			ps, err := k.Entry.Postings(ctx, m.HeadOf(k.Kind, r.Full))
 			if err != nil {
 				return nil, err
 			}
-			i, found := slices.BinarySearchFunc(ps, h.doc, func(p posting, d int32) int { return cmp.Compare(p.doc, d) })
+			i, found := slices.BinarySearchFunc(ps, h.Doc, func(p Posting, d int32) int { return cmp.Compare(p.Doc, d) })
 			if !found {
 				continue
 			}
-			f := k.factor * conv
-			sc := k.entry.idf * f * dequantize(ps[i].q)
+			own = own || k.Kind != KeyRelated
+			f := k.Factor * conv
+			sc := k.Entry.IDF * f * s.Weight(ps[i].Level)
 			if sc > ws.Score {
-				ws = WordScore{Word: w.Raw, Conversational: w.Conversational, Term: k.entry.term, Match: k.kind.String(), Factor: f, IDF: k.entry.idf, Weight: dequantize(ps[i].q), Score: sc}
+				ws = WordScore{Word: w.Raw, Conversational: w.Conversational, Term: k.Entry.Term, Match: k.Kind.String(), Factor: f, IDF: k.Entry.IDF, Weight: s.Weight(ps[i].Level), Score: sc}
 			}
 		}
 		if ws.Term != "" {
-			if !w.Conversational {
+			if !w.Conversational && own {
 				ex.Matched++
 			}
 			ex.Sum += ws.Score
-			fs, err := s.fieldScores(ws.Term, h.doc)
+			fs, err := s.fieldScores(ctx, ws.Term, h.Doc)
 			if err != nil {
 				return nil, err
 			}
@@ -436,11 +456,11 @@ func (s *bleveSource) explain(r *ranking, h scoredDoc) (*Explanation, error) {
 // fieldScores splits the weight of term in document d by field, from the
 // fields' own postings (which bleve's "en" analyzer made: the same terms
 // as the model's but for words it keeps whole, "node.js").
-func (s *bleveSource) fieldScores(term string, d int32) ([]FieldScore, error) {
+func (s *bleveSource) fieldScores(ctx context.Context, term string, d int32) ([]FieldScore, error) {
 	var out []FieldScore
 	id := bindex.NewIndexInternalID(nil, uint64(d))
 	for f, fl := range fields {
-		tfr, err := s.r.TermFieldReader(context.Background(), []byte(term), fl.name, true, true, false)
+		tfr, err := s.r.TermFieldReader(ctx, []byte(term), fl.name, true, true, false)
 		if err != nil {
 			return nil, err
 		}
@@ -458,9 +478,9 @@ func (s *bleveSource) fieldScores(term string, d int32) ([]FieldScore, error) {
 	return out, nil
 }
 
-// editDistance is the optimal string alignment distance of a and b, or
+// EditDistance is the optimal string alignment distance of a and b, or
 // max+1 when it is more than max.
-func editDistance(a, b []rune, max int) int {
+func EditDistance(a, b []rune, max int) int {
 	if d := len(a) - len(b); d > max || -d > max {
 		return max + 1
 	}

@@ -64,9 +64,9 @@ func TestCompareUTF16(t *testing.T) {
 }
 
 func TestSplitHeads(t *testing.T) {
-	ps := []posting{{0, 5}, {1, 9}, {2, 1}, {3, 9}, {4, 7}}
+	ps := []Posting{{0, 5}, {1, 9}, {2, 1}, {3, 9}, {4, 7}}
 	head, tail := split(ps, 3)
-	if !slices.Equal(head, []posting{{1, 9}, {3, 9}, {4, 7}}) || !slices.Equal(tail, []posting{{0, 5}, {2, 1}}) {
+	if !slices.Equal(head, []Posting{{1, 9}, {3, 9}, {4, 7}}) || !slices.Equal(tail, []Posting{{0, 5}, {2, 1}}) {
 		t.Errorf("split: head %v tail %v", head, tail)
 	}
 	if h, tl := split(ps, 10); len(h) != 5 || tl != nil {
@@ -80,24 +80,24 @@ func TestSplitHeads(t *testing.T) {
 // TestSplitMatchesSort: split's counting gives what a stable sort by
 // impact (ties: lower document first) gives, on random lists full of ties.
 func TestSplitMatchesSort(t *testing.T) {
-	reference := func(ps []posting, n int) (head, tail []posting) {
+	reference := func(ps []Posting, n int) (head, tail []Posting) {
 		if len(ps) <= n {
 			return ps, nil
 		}
 		byImpact := slices.Clone(ps)
-		slices.SortStableFunc(byImpact, func(a, b posting) int { return int(b.q) - int(a.q) })
+		slices.SortStableFunc(byImpact, func(a, b Posting) int { return int(b.Level) - int(a.Level) })
 		head, tail = slices.Clone(byImpact[:n]), slices.Clone(byImpact[n:])
-		byDoc := func(a, b posting) int { return int(a.doc - b.doc) }
+		byDoc := func(a, b Posting) int { return int(a.Doc - b.Doc) }
 		slices.SortFunc(head, byDoc)
 		slices.SortFunc(tail, byDoc)
 		return head, tail
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 500 {
-		ps := make([]posting, rng.IntN(300))
+		ps := make([]Posting, rng.IntN(300))
 		levels := 1 + rng.IntN(256)
 		for i := range ps {
-			ps[i] = posting{int32(i * 3), uint8(rng.IntN(levels))}
+			ps[i] = Posting{int32(i * 3), uint8(rng.IntN(levels))}
 		}
 		n := 1 + rng.IntN(200)
 		h, tl := split(ps, n)

@@ -163,17 +163,17 @@ func mustJSON(v any) []byte {
 }
 
 // appendPostings appends [Δdoc,q,...] for ps, which must be in doc order.
-func appendPostings(b []byte, ps []posting) []byte {
+func appendPostings(b []byte, ps []Posting) []byte {
 	b = append(b, '[')
 	prev := int32(0)
 	for i, p := range ps {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(p.doc-prev), 10)
+		b = strconv.AppendInt(b, int64(p.Doc-prev), 10)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(p.q), 10)
-		prev = p.doc
+		b = strconv.AppendInt(b, int64(p.Level), 10)
+		prev = p.Doc
 	}
 	return append(b, ']')
 }
@@ -184,13 +184,13 @@ func appendPostings(b []byte, ps []posting) []byte {
 // Impacts are bytes, so no sort is needed: counting finds the lowest
 // impact the head takes (all postings above it, and the first of those at
 // it), and one pass in doc order deals the postings out.
-func split(ps []posting, n int) (head, tail []posting) {
+func split(ps []Posting, n int) (head, tail []Posting) {
 	if len(ps) <= n {
 		return ps, nil
 	}
 	var count [quantLevels + 1]int
 	for _, p := range ps {
-		count[p.q]++
+		count[p.Level]++
 	}
 	threshold, above := quantLevels, 0 // above: postings with q > threshold
 	for above+count[threshold] < n {
@@ -198,13 +198,13 @@ func split(ps []posting, n int) (head, tail []posting) {
 		threshold--
 	}
 	atThreshold := n - above // how many postings at the threshold the head takes
-	head = make([]posting, 0, n)
-	tail = make([]posting, 0, len(ps)-n)
+	head = make([]Posting, 0, n)
+	tail = make([]Posting, 0, len(ps)-n)
 	for _, p := range ps {
 		switch {
-		case int(p.q) > threshold:
+		case int(p.Level) > threshold:
 			head = append(head, p)
-		case int(p.q) == threshold && atThreshold > 0:
+		case int(p.Level) == threshold && atThreshold > 0:
 			head = append(head, p)
 			atThreshold--
 		default:
@@ -217,13 +217,13 @@ func split(ps []posting, n int) (head, tail []posting) {
 // appendEntry appends a term's entry [term, df, idf, head]; with related
 // terms, a fifth element holds each as [term, similarity, idf, its
 // model.RelatedHead best postings].
-func appendEntry(b []byte, term string, ps, head []posting, n int, related []relatedTerm, postingsOf func(string) []posting) []byte {
+func appendEntry(b []byte, term string, ps, head []Posting, n int, related []relatedTerm, postingsOf func(string) []Posting) []byte {
 	b = append(b, '[')
 	b = append(b, mustJSON(term)...)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(len(ps)), 10)
 	b = append(b, ',')
-	b = strconv.AppendFloat(b, entryIDF(n, len(ps)), 'f', -1, 64)
+	b = strconv.AppendFloat(b, EntryIDF(n, len(ps)), 'f', -1, 64)
 	b = append(b, ',')
 	b = appendPostings(b, head)
 	if len(related) > 0 {
@@ -239,7 +239,7 @@ func appendEntry(b []byte, term string, ps, head []posting, n int, related []rel
 			b = append(b, ',')
 			b = strconv.AppendFloat(b, r.similarity, 'f', -1, 64)
 			b = append(b, ',')
-			b = strconv.AppendFloat(b, entryIDF(n, len(rps)), 'f', -1, 64)
+			b = strconv.AppendFloat(b, EntryIDF(n, len(rps)), 'f', -1, 64)
 			b = append(b, ',')
 			b = appendPostings(b, rhead)
 			b = append(b, ']')
@@ -252,8 +252,8 @@ func appendEntry(b []byte, term string, ps, head []posting, n int, related []rel
 // writeShards cuts the sorted terms into shards of about shardTarget
 // bytes and returns each shard's separator (the shortest prefix of its
 // first term greater than the previous shard's last term) with the files.
-func writeShards(terms []string, postings [][]posting, n int, related map[string][]relatedTerm) ([]string, []jsonFile) {
-	postingsOf := func(t string) []posting {
+func writeShards(terms []string, postings [][]Posting, n int, related map[string][]relatedTerm) ([]string, []jsonFile) {
+	postingsOf := func(t string) []Posting {
 		i, ok := slices.BinarySearchFunc(terms, t, compareUTF16)
 		if !ok {
 			return nil
@@ -338,7 +338,7 @@ func prefixRange(seps []string, p string) (first, last int) {
 // prefixFiles writes the completions of every prefix whose terms span more
 // than prefixSpan shards: the prefixTerms terms in most documents, each
 // with its prefixHead highest impacts.
-func prefixFiles(terms []string, postings [][]posting, seps []string, n int) []jsonFile {
+func prefixFiles(terms []string, postings [][]Posting, seps []string, n int) []jsonFile {
 	done := map[string]bool{}
 	var prefixes []string
 	for _, t := range terms {

@@ -71,11 +71,16 @@ type Word struct {
 	Conversational bool `json:"conversational,omitempty"`
 }
 
-// ParseQuery parses a query (see the syntax above).
-func ParseQuery(q string) Query {
+// ParseQuery parses a query (see the syntax above) with this version's
+// model.
+func ParseQuery(q string) Query { return model.Parse(q) }
+
+// Parse parses a query with the conversational words of m: an index's
+// model, as its manifest gives it.
+func (m *Model) Parse(q string) Query {
 	out := Query{Clauses: []Clause{}}
 	conversational := map[string]bool{}
-	for _, w := range model.ConversationalWords {
+	for _, w := range m.ConversationalWords {
 		conversational[w] = true
 	}
 	for i := 0; i < len(q); {

@@ -2,6 +2,8 @@ package index
 
 import (
 	"cmp"
+	"context"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -10,103 +12,131 @@ import (
 
 // rank.go ranks the documents of an index for a parsed query with the
 // model (model.go). It is the Go twin of static/search-core.js's
-// Index.search, step for step, so that `skilldex search` and the browser
-// put the same skills first: same terms matched, same factors, same
-// postings counted, same sums in the same order. It reads an index
-// through a termSource; the bleve index is one (bleveSource).
+// Index.search, step for step, so that every engine puts the same skills
+// first: same terms matched, same factors, same postings counted, same
+// sums in the same order. It reads an index through a TermSource: the
+// bleve index is one (bleveSource, for skilldex search), the JSON index
+// read by Go another (package jsonsearch, for skilldex mcp).
 
-// termSource is what ranking reads of an index. Documents are numbered in
+// A TermSource is an index as ranking reads it. Documents are numbered in
 // name order from 0.
-type termSource interface {
-	// docCount is the number of documents.
-	docCount() int
-	// lookup returns term's entry, nil when no document has the term.
-	lookup(term string) (*termEntry, error)
-	// completions returns the entries of the n terms starting with p in
-	// the most documents (ties: in term order), most first.
-	completions(p string, n int) ([]*termEntry, error)
-	// neighbours returns the entries of the n terms other than term at
-	// most max edits from it (optimal string alignment distance), nearest
-	// first, then in the most documents.
-	neighbours(term string, max, n int) ([]neighbour, error)
-	// facetDocs returns the documents having the facet value (compared
+type TermSource interface {
+	// Model is the model the index was built for; Weight the weight of
+	// a level (Posting.Level), expm1(level/255 × qmax).
+	Model() *Model
+	Weight(level uint8) float64
+	// Lookup returns term's entry, nil when no document has the term.
+	Lookup(ctx context.Context, term string) (*TermEntry, error)
+	// Completions returns the entries of the n terms starting with p in
+	// the most documents (ties: in UTF-16 order), most first.
+	Completions(ctx context.Context, p string, n int) ([]*TermEntry, error)
+	// Neighbours returns the entries of the n terms of term's block of the
+	// dictionary (the JSON index's term shard) other than term at most max
+	// edits from it (optimal string alignment distance), nearest first,
+	// then in the most documents.
+	Neighbours(ctx context.Context, term string, max, n int) ([]Neighbour, error)
+	// Related returns the related terms of e, most similar first.
+	Related(ctx context.Context, e *TermEntry) ([]RelatedEntry, error)
+	// FacetDocs returns the documents having the facet value (compared
 	// case-insensitively), in order.
-	facetDocs(facet, value string) ([]int32, error)
+	FacetDocs(ctx context.Context, facet, value string) ([]int32, error)
 }
 
-// termEntry is a term of an index.
-type termEntry struct {
-	term string
-	df   int
-	// idf is BM25's, rounded to three decimals as the JSON index stores
-	// it (entryIDF).
-	idf float64
-	// postings returns the term's n highest-weighted documents (ties:
+// TermEntry is a term of an index.
+type TermEntry struct {
+	Term string
+	DF   int
+	// IDF is BM25's, rounded to three decimals as the JSON index stores
+	// it (EntryIDF).
+	IDF float64
+	// Postings returns the term's n highest-weighted documents (ties:
 	// first in document order), in document order; all when n is 0.
-	postings func(n int) ([]posting, error)
-	// related are the related terms, most similar first.
-	related []relatedTerm
+	Postings func(ctx context.Context, n int) ([]Posting, error)
 }
 
-type neighbour struct {
-	*termEntry
-	distance int
+// Posting is a document of a term, with the term's weight in it as a
+// level of 1 to 255 (see quantize).
+type Posting struct {
+	Doc   int32
+	Level uint8
 }
 
-// entryIDF is a term's idf as the JSON index stores it and every reader
+// Neighbour is a spelling neighbour of a word.
+type Neighbour struct {
+	*TermEntry
+	Distance int
+}
+
+// RelatedEntry is a related term of a term.
+type RelatedEntry struct {
+	*TermEntry
+	Similarity float64
+}
+
+// EntryIDF is a term's idf as the JSON index stores it and every reader
 // uses it.
-func entryIDF(n, df int) float64 {
+func EntryIDF(n, df int) float64 {
 	return roundTo(idf(n, df), 1000)
 }
 
 func roundTo(x, scale float64) float64 { return math.Round(x*scale) / scale }
 
-// How a key was matched: which postings of its term count.
-type keyKind uint8
+// KeyKind says how a key was matched, which decides which documents of
+// its term count.
+type KeyKind uint8
 
 const (
-	keyExact      keyKind = iota // the word's term, or its stem with an ending being typed
-	keyCompletion                // a term the word begins, or the word being typed goes past
-	keyNeighbour                 // a spelling neighbour
-	keyRelated                   // a related term
+	KeyTerm       KeyKind = iota // the word's term, or its stem with an ending being typed
+	KeyCompletion                // a term the word begins, or the word being typed goes past
+	KeyNeighbour                 // a spelling neighbour
+	KeyRelated                   // a related term
 )
 
-func (k keyKind) String() string {
+func (k KeyKind) String() string {
 	return [...]string{"term", "completion", "neighbour", "related"}[k]
 }
 
-// key is a term a query word matches, with its factor.
-type key struct {
-	entry  *termEntry
-	factor float64
-	kind   keyKind
+// Key is a term a query word matches, with its factor.
+type Key struct {
+	Entry  *TermEntry
+	Factor float64
+	Kind   KeyKind
 }
 
-// ranking is the answer to a query.
-type ranking struct {
-	hits []scoredDoc
-	// words are the query's scoring words, keys what each matched (for
+// Ranking is the answer to a query.
+type Ranking struct {
+	// Hits are the matching documents, best first (ties: in document
+	// order); with no scoring word, the filters' documents in order.
+	Hits []ScoredDoc
+	// Words are the query's scoring words, Keys what each matched (for
 	// highlights and explanations).
-	words []Word
-	keys  [][]key
-	// full is set when every document of a term counted.
-	full bool
+	Words []Word
+	Keys  [][]Key
+	// Full is set when every document of a term counted (the query
+	// requires, excludes or filters, or RankOptions.Full); Approximate
+	// when a term's head stood for more documents.
+	Full, Approximate bool
 }
 
-type scoredDoc struct {
-	doc   int32
-	score float64
+// ScoredDoc is a document and its score.
+type ScoredDoc struct {
+	Doc   int32
+	Score float64
 }
 
-// rankOptions tune a ranking: full counts every document of a term
-// (sorting by name needs it); explain keeps what each word matched.
-type rankOptions struct {
-	full bool
+// RankOptions tune a ranking. Full counts every document of a term
+// (sorting by name needs it); Allowed, when not nil, keeps only the
+// documents it holds (the browser's facet checkboxes), and implies Full.
+type RankOptions struct {
+	Full    bool
+	Allowed map[int32]bool
 }
 
 // matcher finds the keys of query words in a source.
 type matcher struct {
-	src termSource
+	ctx context.Context
+	src TermSource
+	m   *Model
 }
 
 // suffixes are word endings whose partial typing should still find the
@@ -115,8 +145,8 @@ var suffixes = []string{"s", "es", "ed", "ing"}
 
 // completionFactor is the factor of a term of which typed letters of
 // termLen were typed.
-func completionFactor(typed, termLen int) float64 {
-	return model.Completion[0] + model.Completion[1]*min(float64(typed)/float64(termLen), 1)
+func (m *Model) completionFactor(typed, termLen int) float64 {
+	return m.Completion[0] + m.Completion[1]*min(float64(typed)/float64(termLen), 1)
 }
 
 // matches returns the keys of a word: its term; for the word being typed,
@@ -124,28 +154,29 @@ func completionFactor(typed, termLen int) float64 {
 // the completions of a word that is no term; spelling neighbours of a
 // word that matches nothing (or only a rare term); and the related terms
 // of its term. A phrase's word (exact) matches its term alone.
-func (m *matcher) matches(w Word, exact bool) ([]key, error) {
-	var keys []key
-	add := func(e *termEntry, factor float64, kind keyKind) {
+func (mt *matcher) matches(w Word, exact bool) ([]Key, error) {
+	m, ctx := mt.m, mt.ctx
+	var keys []Key
+	add := func(e *TermEntry, factor float64, kind KeyKind) {
 		if e == nil {
 			return
 		}
 		for i := range keys {
-			if keys[i].entry.term == e.term {
-				if keys[i].factor < factor {
-					keys[i] = key{e, factor, kind}
+			if keys[i].Entry.Term == e.Term {
+				if keys[i].Factor < factor {
+					keys[i] = Key{e, factor, kind}
 				}
 				return
 			}
 		}
-		keys = append(keys, key{e, factor, kind})
+		keys = append(keys, Key{e, factor, kind})
 	}
 	if !w.Stop {
-		e, err := m.src.lookup(w.Term)
+		e, err := mt.src.Lookup(ctx, w.Term)
 		if err != nil {
 			return nil, err
 		}
-		add(e, 1, keyExact)
+		add(e, 1, KeyTerm)
 	}
 	if exact {
 		return keys, nil
@@ -154,7 +185,7 @@ func (m *matcher) matches(w Word, exact bool) ([]key, error) {
 	completing := w.Prefix || !hasExact
 	ofTerm := 1.0
 	if hasExact {
-		ofTerm = model.CompletionOfTerm
+		ofTerm = m.CompletionOfTerm
 	}
 	raw := []rune(w.Raw)
 	if w.Prefix {
@@ -169,21 +200,21 @@ func (m *matcher) matches(w Word, exact bool) ([]key, error) {
 			}
 		}
 		for _, s := range stems {
-			e, err := m.src.lookup(s)
+			e, err := mt.src.Lookup(ctx, s)
 			if err != nil {
 				return nil, err
 			}
-			add(e, 1, keyExact)
+			add(e, 1, KeyTerm)
 		}
-		for l := len(raw) - 1; l >= max(model.TypedTerm, len(raw)-model.TypedPast); l-- {
-			e, err := m.src.lookup(string(raw[:l]))
+		for l := len(raw) - 1; l >= max(m.TypedTerm, len(raw)-m.TypedPast); l-- {
+			e, err := mt.src.Lookup(ctx, string(raw[:l]))
 			if err != nil {
 				return nil, err
 			}
-			add(e, completionFactor(l, len(raw))*ofTerm, keyCompletion)
+			add(e, m.completionFactor(l, len(raw))*ofTerm, KeyCompletion)
 		}
 	}
-	minLen := model.CompleteFrom
+	minLen := m.CompleteFrom
 	if w.Prefix {
 		minLen = 1
 	}
@@ -193,97 +224,98 @@ func (m *matcher) matches(w Word, exact bool) ([]key, error) {
 			prefixes = append(prefixes, w.Term)
 		}
 		for _, p := range prefixes {
-			es, err := m.src.completions(p, model.Completions)
+			es, err := mt.src.Completions(ctx, p, m.Completions)
 			if err != nil {
 				return nil, err
 			}
 			for _, e := range es {
-				if e.term == w.Term {
-					add(e, 1, keyExact)
+				if e.Term == w.Term {
+					add(e, 1, KeyTerm)
 					continue
 				}
-				add(e, completionFactor(utf8.RuneCountInString(p), utf8.RuneCountInString(e.term))*ofTerm, keyCompletion)
+				add(e, m.completionFactor(utf8.RuneCountInString(p), utf8.RuneCountInString(e.Term))*ofTerm, KeyCompletion)
 			}
 		}
 	}
 	if w.Stop && len(keys) == 0 {
 		return keys, nil
 	}
-	var exactEntry *termEntry
+	var exactEntry *TermEntry
 	for _, k := range keys {
-		if k.entry.term == w.Term {
-			exactEntry = k.entry
+		if k.Entry.Term == w.Term {
+			exactEntry = k.Entry
 		}
 	}
-	if len(keys) == 0 || (exactEntry != nil && exactEntry.df <= model.FuzzyRare && len(keys) == 1) {
-		if n := utf8.RuneCountInString(w.Term); n >= model.FuzzyFrom[0] {
+	if len(keys) == 0 || (exactEntry != nil && exactEntry.DF <= m.FuzzyRare && len(keys) == 1) {
+		if n := utf8.RuneCountInString(w.Term); n >= m.FuzzyFrom[0] {
 			dist := 1
-			if n >= model.FuzzyFrom[1] {
+			if n >= m.FuzzyFrom[1] {
 				dist = 2
 			}
-			ns, err := m.src.neighbours(w.Term, dist, model.Neighbours)
+			ns, err := mt.src.Neighbours(ctx, w.Term, dist, m.Neighbours)
 			if err != nil {
 				return nil, err
 			}
 			for _, e := range ns {
-				if exactEntry == nil || e.df > model.FuzzyCommoner*exactEntry.df {
-					add(e.termEntry, model.Fuzzy[e.distance-1], keyNeighbour)
+				if exactEntry == nil || e.DF > m.FuzzyCommoner*exactEntry.DF {
+					add(e.TermEntry, m.Fuzzy[e.Distance-1], KeyNeighbour)
 				}
 			}
 		}
 	}
 	if exactEntry != nil {
-		for _, r := range exactEntry.related {
-			e, err := m.src.lookup(r.term)
-			if err != nil {
-				return nil, err
-			}
-			add(e, model.Related*r.similarity, keyRelated)
+		rs, err := mt.src.Related(ctx, exactEntry)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			add(r.TermEntry, m.Related*r.Similarity, KeyRelated)
 		}
 	}
 	return keys, nil
 }
 
-// headOf is how many postings of a key count.
-func headOf(k keyKind, full bool) int {
+// HeadOf is how many postings of a key of kind k count (0: all).
+func (m *Model) HeadOf(k KeyKind, full bool) int {
 	switch k {
-	case keyCompletion, keyNeighbour:
-		return model.CompletionHead
-	case keyRelated:
-		return model.RelatedHead
+	case KeyCompletion, KeyNeighbour:
+		return m.CompletionHead
+	case KeyRelated:
+		return m.RelatedHead
 	}
 	if full {
 		return 0
 	}
-	return model.Head
+	return m.Head
 }
 
 // docSet is a set of document numbers.
 type docSet map[int32]bool
 
-// docsOf returns the documents of keys, as they count for k's kind. Only
-// the keys of kinds accepted count.
-func docsOf(keys []key, full bool, accept func(keyKind) bool) (docSet, error) {
+// docsOf returns the documents of keys, as they count for their kind.
+// Only the keys of kinds accepted count.
+func (mt *matcher) docsOf(keys []Key, full bool, accept func(KeyKind) bool) (docSet, error) {
 	out := docSet{}
 	for _, k := range keys {
-		if !accept(k.kind) {
+		if !accept(k.Kind) {
 			continue
 		}
-		ps, err := k.entry.postings(headOf(k.kind, full))
+		ps, err := k.Entry.Postings(mt.ctx, mt.m.HeadOf(k.Kind, full))
 		if err != nil {
 			return nil, err
 		}
 		for _, p := range ps {
-			out[p.doc] = true
+			out[p.Doc] = true
 		}
 	}
 	return out, nil
 }
 
-// rank ranks the documents of src for q.
-func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
-	m := &matcher{src: src}
-	full := opt.full
+// Rank ranks the documents of src for q.
+func Rank(ctx context.Context, src TermSource, q Query, opt RankOptions) (*Ranking, error) {
+	m := src.Model()
+	mt := &matcher{ctx: ctx, src: src, m: m}
+	full := opt.Full || opt.Allowed != nil
 	for _, c := range q.Clauses {
 		if c.Facet != "" || c.Required || c.Excluded || c.Phrase {
 			full = true
@@ -303,12 +335,15 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 			}
 		}
 	}
+	if opt.Allowed != nil {
+		restrict(maps.Clone(opt.Allowed))
+	}
 	excluded := docSet{}
 	for _, c := range q.Clauses {
 		if c.Facet == "" {
 			continue
 		}
-		docs, err := src.facetDocs(c.Facet, c.Value)
+		docs, err := src.FacetDocs(ctx, c.Facet, c.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -324,7 +359,7 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 			restrict(s)
 		}
 	}
-	r := &ranking{full: full}
+	r := &Ranking{Full: full}
 	for _, c := range q.Clauses {
 		if c.Facet != "" {
 			continue
@@ -333,11 +368,11 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 			// Every word of the clause present: excluded.
 			var all docSet
 			for _, w := range c.Words {
-				keys, err := m.matches(w, true)
+				keys, err := mt.matches(w, true)
 				if err != nil {
 					return nil, err
 				}
-				s, err := docsOf(keys, true, func(keyKind) bool { return true })
+				s, err := mt.docsOf(keys, true, func(KeyKind) bool { return true })
 				if err != nil {
 					return nil, err
 				}
@@ -357,19 +392,19 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 			continue
 		}
 		for _, w := range c.Words {
-			keys, err := m.matches(w, c.Phrase)
+			keys, err := mt.matches(w, c.Phrase)
 			if err != nil {
 				return nil, err
 			}
 			if c.Required || c.Phrase {
-				s, err := docsOf(keys, full, func(k keyKind) bool { return k != keyRelated })
+				s, err := mt.docsOf(keys, full, func(k KeyKind) bool { return k != KeyRelated })
 				if err != nil {
 					return nil, err
 				}
 				restrict(s)
 			}
-			r.words = append(r.words, w)
-			r.keys = append(r.keys, keys)
+			r.Words = append(r.Words, w)
+			r.Keys = append(r.Keys, keys)
 		}
 	}
 	ok := func(d int32) bool { return !excluded[d] && (allowed == nil || allowed[d]) }
@@ -380,14 +415,14 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 	}
 	scores := map[int32]*acc{}
 	counted := 0
-	for i, w := range r.words {
-		keys := r.keys[i]
+	for i, w := range r.Words {
+		keys := r.Keys[i]
 		if w.Stop && len(keys) == 0 {
 			continue
 		}
 		conv := 1.0
 		if w.Conversational {
-			conv = model.Conversational
+			conv = m.Conversational
 		} else {
 			counted++
 		}
@@ -395,25 +430,29 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 		own := map[int32]bool{} // matched by a key other than a related term
 		var order []int32       // best's documents, as first met
 		for _, k := range keys {
-			ps, err := k.entry.postings(headOf(k.kind, full))
+			n := m.HeadOf(k.Kind, full)
+			ps, err := k.Entry.Postings(ctx, n)
 			if err != nil {
 				return nil, err
 			}
-			wt := k.entry.idf * (k.factor * conv)
+			if k.Kind == KeyTerm && n > 0 && k.Entry.DF > n {
+				r.Approximate = true
+			}
+			wt := k.Entry.IDF * (k.Factor * conv)
 			for _, p := range ps {
-				if !ok(p.doc) {
+				if !ok(p.Doc) {
 					continue
 				}
-				s := wt * dequantize(p.q)
-				had, seen := best[p.doc]
+				s := wt * src.Weight(p.Level)
+				had, seen := best[p.Doc]
 				if !seen {
-					order = append(order, p.doc)
+					order = append(order, p.Doc)
 				}
 				if !seen || had < s {
-					best[p.doc] = s
+					best[p.Doc] = s
 				}
-				if k.kind != keyRelated {
-					own[p.doc] = true
+				if k.Kind != KeyRelated {
+					own[p.Doc] = true
 				}
 			}
 		}
@@ -429,22 +468,25 @@ func rank(src termSource, q Query, opt rankOptions) (*ranking, error) {
 			}
 		}
 	}
-	if len(r.words) == 0 {
+	if len(r.Words) == 0 {
 		if allowed != nil {
 			for d := range allowed {
 				if ok(d) {
-					r.hits = append(r.hits, scoredDoc{doc: d})
+					r.Hits = append(r.Hits, ScoredDoc{Doc: d})
 				}
 			}
 		}
 	} else {
 		n := float64(max(counted, 1))
 		for d, a := range scores {
-			r.hits = append(r.hits, scoredDoc{d, a.sum * float64(a.words) / n})
+			r.Hits = append(r.Hits, ScoredDoc{d, a.sum * float64(a.words) / n})
 		}
 	}
-	slices.SortFunc(r.hits, func(a, b scoredDoc) int {
-		return cmp.Or(cmp.Compare(b.score, a.score), cmp.Compare(a.doc, b.doc))
+	slices.SortFunc(r.Hits, func(a, b ScoredDoc) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Doc, b.Doc))
 	})
+	if r.Hits == nil {
+		r.Hits = []ScoredDoc{}
+	}
 	return r, nil
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"archive/zip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -197,24 +198,25 @@ func (b *Bleve) SearchWith(q string, opt SearchOptions) (*Result, error) {
 		return nil, err
 	}
 	defer src.close()
-	r, err := rank(src, ParseQuery(q), rankOptions{})
+	ctx := context.Background()
+	r, err := Rank(ctx, src, ParseQuery(q), RankOptions{})
 	if err != nil {
 		return nil, err
 	}
-	out := &Result{Hits: []Hit{}, Total: uint64(len(r.hits))}
-	top := r.hits[:min(len(r.hits), max(opt.Limit, 0))]
+	out := &Result{Hits: []Hit{}, Total: uint64(len(r.Hits))}
+	top := r.Hits[:min(len(r.Hits), max(opt.Limit, 0))]
 	if err := b.fillHits(src, r, top, out); err != nil {
 		return nil, err
 	}
 	if opt.Explain {
 		for i, h := range top {
-			if out.Hits[i].Explanation, err = src.explain(r, h); err != nil {
+			if out.Hits[i].Explanation, err = src.explain(ctx, r, h); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if opt.Facets {
-		if out.Facets, err = src.facetCounts(r.hits); err != nil {
+		if out.Facets, err = src.facetCounts(r.Hits); err != nil {
 			return nil, err
 		}
 	}
@@ -224,13 +226,13 @@ func (b *Bleve) SearchWith(q string, opt SearchOptions) (*Result, error) {
 // fillHits adds the hits of top to out, in order, with their stored
 // fields and highlights: one bleve search for the documents of top, on
 // the text fields, for the terms the query's words matched.
-func (b *Bleve) fillHits(src *bleveSource, r *ranking, top []scoredDoc, out *Result) error {
+func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Result) error {
 	if len(top) == 0 {
 		return nil
 	}
 	ids := make([]string, len(top))
 	for i, h := range top {
-		id, err := src.name(h.doc)
+		id, err := src.name(h.Doc)
 		if err != nil {
 			return err
 		}
@@ -239,14 +241,14 @@ func (b *Bleve) fillHits(src *bleveSource, r *ranking, top []scoredDoc, out *Res
 	highlighted := []string{"name", "description", "triggers", "tags", "capabilities", "keywords", "intents"}
 	alts := []query.Query{query.NewDocIDQuery(ids)}
 	seen := map[string]bool{}
-	for _, keys := range r.keys {
+	for _, keys := range r.Keys {
 		for _, k := range keys {
-			if seen[k.entry.term] {
+			if seen[k.Entry.Term] {
 				continue
 			}
-			seen[k.entry.term] = true
+			seen[k.Entry.Term] = true
 			for _, f := range highlighted {
-				tq := query.NewTermQuery(k.entry.term)
+				tq := query.NewTermQuery(k.Entry.Term)
 				tq.SetField(f)
 				alts = append(alts, tq)
 			}
@@ -270,7 +272,7 @@ func (b *Bleve) fillHits(src *bleveSource, r *ranking, top []scoredDoc, out *Res
 		if h == nil {
 			return fmt.Errorf("bleve index: skill %s is ranked but has no document", id)
 		}
-		hit := Hit{Name: id, Score: top[i].score, Highlights: map[string][]string{}}
+		hit := Hit{Name: id, Score: top[i].Score, Highlights: map[string][]string{}}
 		hit.Description, _ = h.Fields["description"].(string)
 		hit.URL, _ = h.Fields["url"].(string)
 		hit.Type = first(h.Fields[facetField("type")])

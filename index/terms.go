@@ -81,16 +81,10 @@ func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-// posting is one document of a term's list.
-type posting struct {
-	doc int32
-	q   uint8
-}
-
 // invert returns the sorted terms of the records and their postings, each
 // list in document order. The impacts are computed in parallel; the result
 // does not depend on the parallelism.
-func invert(recs []*record) (terms []string, postings [][]posting) {
+func invert(recs []*record) (terms []string, postings [][]Posting) {
 	if len(recs) == 0 {
 		return nil, nil
 	}
@@ -124,14 +118,14 @@ func invert(recs []*record) (terms []string, postings [][]posting) {
 	slices.SortFunc(used, func(a, b uint32) int { return compareUTF16(byID[a], byID[b]) })
 	rank := make([]int32, len(byID))
 	terms = make([]string, len(used))
-	postings = make([][]posting, len(used))
+	postings = make([][]Posting, len(used))
 	all := 0
 	for k, id := range used {
 		rank[id] = int32(k)
 		terms[k] = byID[id]
 		all += int(df[id])
 	}
-	flat := make([]posting, all)
+	flat := make([]Posting, all)
 	at := 0
 	for k, id := range used {
 		postings[k] = flat[at : at : at+int(df[id])]
@@ -140,7 +134,7 @@ func invert(recs []*record) (terms []string, postings [][]posting) {
 	for i, r := range recs {
 		for j, id := range r.terms {
 			k := rank[id]
-			postings[k] = append(postings[k], posting{int32(i), qs[i][j]})
+			postings[k] = append(postings[k], Posting{int32(i), qs[i][j]})
 		}
 	}
 	return terms, postings

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/skilldex/skilldex/index"
 )
@@ -95,8 +96,13 @@ I/O failure.`,
 			return nil
 		},
 	}
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		return fmt.Errorf("%w (a word to exclude starts with -: put the terms after --, as in skilldex search -- deploy -pdf)", err)
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		ferr := flagError(c, err)
+		var notExist *pflag.NotExistError
+		if errors.As(err, &notExist) {
+			return fmt.Errorf("%w; a word to exclude starts with - as a flag does: put the terms after -- (skilldex search -- deploy -pdf)", ferr)
+		}
+		return ferr
 	})
 	cmd.Flags().StringVar(&indexPath, "index", "", "the bleve index: folder, site folder or .zip archive (default public/search/bleve)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"hits": [{"name", "score", ...}], "total", "facets"} in rank order (with --explain, each hit's "explanation")`)
