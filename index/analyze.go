@@ -2,9 +2,12 @@ package index
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/blevesearch/bleve/v2/analysis/lang/en"
+	porterstemmer "github.com/blevesearch/go-porterstemmer"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -23,16 +26,24 @@ const MaxTokenLen = maxTokenLen
 // not indexed.
 func IsStopWord(w string) bool { return stopWords[w] }
 
-// stopWords are not indexed: they match nearly every skill. Single letters
-// other than these stay ("c", "r" are languages).
-var stopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be but by for from has have how i if in into is it its
-		of on or s t that the their then there these this to was were what when where which who will with you your`) {
-		stopWords[w] = true
+// stopWords are not indexed: they match nearly every skill. They are the
+// stop words of bleve's English analyzer (en.EnglishStopWords, which a
+// bleve program's query drops), less the forms with an apostrophe that
+// Words never makes, and the s and t that it makes of them ("it's",
+// "don't") and will. Single letters other than these stay ("c", "r" are
+// languages).
+var stopWords = func() map[string]bool {
+	m := map[string]bool{"s": true, "t": true, "will": true}
+	for _, line := range strings.Split(string(en.EnglishStopWords), "\n") {
+		line, _, _ = strings.Cut(line, "|") // the rest is a comment
+		for _, w := range strings.Fields(line) {
+			if !strings.Contains(w, "'") {
+				m[w] = true
+			}
+		}
 	}
-}
+	return m
+}()
 
 // Fold lowercases s and removes accents (NFKD, combining marks dropped),
 // so that "Café" and "cafe" are one word.
@@ -82,26 +93,28 @@ func Tokens(text string) []string {
 
 // tokenize calls fn with each term Tokens returns, in order; term is valid
 // only during the call. ASCII text, most of what skills say, is folded,
-// split and stemmed in one pass over its bytes with no allocation: for
-// ASCII, folding is lowercasing (no character has a decomposition) and
-// words are runs of [a-z0-9].
+// split and stemmed in one pass over its bytes, allocating only for words
+// not stemmed before (stemCache): for ASCII, folding is lowercasing (no
+// character has a decomposition) and words are runs of [a-z0-9].
 func tokenize(text string, fn func(term []byte)) {
 	for i := 0; i < len(text); i++ {
 		if text[i] >= utf8.RuneSelf {
 			for _, w := range Words(Fold(text)) {
 				if !stopWords[w] && utf8.RuneCountInString(w) <= maxTokenLen {
-					fn(stemBytes([]byte(w)))
+					fn([]byte(Stem(w)))
 				}
 			}
 			return
 		}
 	}
-	var buf [maxTokenLen + 2]byte // a stem may grow by one letter
+	var buf [maxTokenLen + 2]byte
 	word := buf[:0]
 	long := false
+	cache := stemCaches.Get().(*stemCache)
+	defer stemCaches.Put(cache)
 	end := func() {
 		if len(word) > 0 && !long && !stopWords[string(word)] {
-			fn(stemBytes(word))
+			fn(cache.stem(word))
 		}
 		word, long = buf[:0], false
 	}
@@ -124,124 +137,44 @@ func tokenize(text string, fn func(term []byte)) {
 	end()
 }
 
-// Stem conflates the inflections of an English word: plurals, -ed, -ing
-// and final y (steps 1a, 1b and 1c of Porter's algorithm), and nothing
-// more. The later steps merge words people keep apart ("general" and
-// "generate") and make typed prefixes stop matching their words. Words
-// with anything but ASCII letters, or of three letters or fewer, are left
-// as they are.
+// Stem returns the term of a folded word: the word as bleve's English
+// analyzer stems it (Porter's algorithm, see porterStem), so that the terms of
+// both indexes are those a bleve program's query finds.
 func Stem(w string) string {
-	return string(stemBytes([]byte(w)))
-}
-
-// stemBytes is Stem working in b, which it may lengthen by one byte.
-func stemBytes(b []byte) []byte {
-	if len(b) <= 3 {
-		return b
-	}
-	for _, c := range b {
-		if c < 'a' || c > 'z' {
-			return b
+	for i := 0; i < len(w); i++ {
+		if w[i] >= utf8.RuneSelf {
+			return string(porterstemmer.StemWithoutLowerCasing([]rune(w)))
 		}
 	}
-	// Step 1a.
-	switch {
-	case hasSuffix(b, "sses"):
-		b = b[:len(b)-2]
-	case hasSuffix(b, "ies"):
-		b = b[:len(b)-2]
-	case hasSuffix(b, "ss"):
-	case hasSuffix(b, "s"):
-		b = b[:len(b)-1]
-	}
-	// Step 1b.
-	again := false
-	switch {
-	case hasSuffix(b, "eed"):
-		if measure(b[:len(b)-3]) > 0 {
-			b = b[:len(b)-1]
-		}
-	case hasSuffix(b, "ed") && hasVowel(b[:len(b)-2]):
-		b, again = b[:len(b)-2], true
-	case hasSuffix(b, "ing") && hasVowel(b[:len(b)-3]):
-		b, again = b[:len(b)-3], true
-	}
-	if again {
-		switch {
-		case hasSuffix(b, "at"), hasSuffix(b, "bl"), hasSuffix(b, "iz"):
-			b = append(b, 'e')
-		case doubleConsonant(b) && !hasSuffix(b, "l") && !hasSuffix(b, "s") && !hasSuffix(b, "z"):
-			b = b[:len(b)-1]
-		case measure(b) == 1 && cvc(b):
-			b = append(b, 'e')
-		}
-	}
-	// Step 1c.
-	if hasSuffix(b, "y") && hasVowel(b[:len(b)-1]) {
-		b[len(b)-1] = 'i'
-	}
-	return b
+	return string(porterStem([]byte(w)))
 }
 
-func hasSuffix(b []byte, s string) bool {
-	return len(b) >= len(s) && string(b[len(b)-len(s):]) == s
+// stemCache remembers the stems of the ASCII words it stemmed: Porter's
+// steps cost more than the rest of tokenizing, and a catalog says the same
+// words again and again. It is used by one goroutine at a time
+// (stemCaches).
+type stemCache struct {
+	stems map[string]string
 }
 
-// consonant reports whether b[i] is a consonant in Porter's sense: not
-// a, e, i, o, u, and y only after a vowel (or at the start).
-func consonant(b []byte, i int) bool {
-	switch b[i] {
-	case 'a', 'e', 'i', 'o', 'u':
-		return false
-	case 'y':
-		return i == 0 || !consonant(b, i-1)
-	}
-	return true
-}
+// maxStems bounds the words a stemCache remembers: past it, they are all
+// forgotten.
+const maxStems = 1 << 16
 
-// measure counts the vowel-consonant sequences of b ([C](VC)^m[V]).
-func measure(b []byte) int {
-	m, i, n := 0, 0, len(b)
-	for i < n && consonant(b, i) {
-		i++
-	}
-	for i < n {
-		for i < n && !consonant(b, i) {
-			i++
-		}
-		if i >= n {
-			break
-		}
-		for i < n && consonant(b, i) {
-			i++
-		}
-		m++
-	}
-	return m
-}
+var stemCaches = sync.Pool{New: func() any { return &stemCache{stems: map[string]string{}} }}
 
-func hasVowel(b []byte) bool {
-	for i := range b {
-		if !consonant(b, i) {
-			return true
-		}
+// stem returns the stem of the ASCII word b, in b's array.
+func (c *stemCache) stem(b []byte) []byte {
+	if s, ok := c.stems[string(b)]; ok {
+		return append(b[:0], s...) // a stem is never longer than its word
 	}
-	return false
-}
-
-func doubleConsonant(b []byte) bool {
-	n := len(b)
-	return n >= 2 && b[n-1] == b[n-2] && consonant(b, n-1)
-}
-
-// cvc: b ends consonant-vowel-consonant, the last not w, x or y.
-func cvc(b []byte) bool {
-	n := len(b)
-	if n < 3 || !consonant(b, n-3) || consonant(b, n-2) || !consonant(b, n-1) {
-		return false
+	if len(c.stems) >= maxStems {
+		clear(c.stems)
 	}
-	c := b[n-1]
-	return c != 'w' && c != 'x' && c != 'y'
+	w := string(b)
+	st := porterStem(b)
+	c.stems[w] = string(st)
+	return st
 }
 
 func decodeRune(s string) (rune, int) {

@@ -7,21 +7,19 @@ import (
 	"hash/crc32"
 	"hash/fnv"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/custom"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
-	"github.com/blevesearch/bleve/v2/analysis/token/lowercase"
-	"github.com/blevesearch/bleve/v2/analysis/token/porter"
-	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	"github.com/blevesearch/bleve/v2/mapping"
 	butil "github.com/blevesearch/bleve/v2/util"
 	bindex "github.com/blevesearch/bleve_index_api"
@@ -33,11 +31,18 @@ import (
 // The bleve index is built offline into one zap segment and written so
 // that the same catalog always gives the same bytes (see writeBleve).
 
-// analyzerName is the text analyzer of the bleve index: Unicode word
-// boundaries, English possessives dropped, lowercase, English stop words,
-// Porter stemming. Built from bleve's own components, so that any bleve
-// program can open the index.
-const analyzerName = "skilldex_en"
+// analyzerName is the text analyzer of the bleve index: bleve's "en"
+// (Unicode word boundaries, English possessives dropped, lowercase,
+// English stop words, Porter stemming), which any bleve program has
+// without importing more than bleve itself.
+const analyzerName = en.AnalyzerName
+
+// allField is the index's default field, which bleve's query-string and
+// match queries search when they name no field: it holds the terms of the
+// ranking model (the terms of the JSON index), each with its weight in the
+// skill (see allFrequency), so that bleve's own scoring of a query on it
+// ranks as the model does.
+const allField = "_all"
 
 // Facet fields of the bleve index: keyword-analysed, stored, with doc
 // values, named f_<facet>.
@@ -48,12 +53,14 @@ type bleveDoc struct {
 	Name         string   `json:"name"`
 	NameExact    string   `json:"name_exact"`
 	Description  string   `json:"description"`
+	Triggers     string   `json:"triggers"`
 	Tags         []string `json:"tags"`
 	Capabilities []string `json:"capabilities"`
 	Category     []string `json:"category"`
 	Type         string   `json:"type"`
 	Keywords     []string `json:"keywords"`
 	Intents      []string `json:"intents"`
+	Headings     string   `json:"headings"`
 	Body         string   `json:"body"`
 
 	FType         []string `json:"f_type"`
@@ -66,25 +73,26 @@ type bleveDoc struct {
 	FSource       []string `json:"f_source"`
 
 	URL string `json:"url"`
+
+	// all are the document's model terms with their weights, for
+	// allField; bleve's mapping does not see them.
+	all []weighedTerm
 }
 
 // NewMapping returns the index mapping: every searchable field analysed
-// with analyzerName (name, description, tags, capabilities and category
-// stored with term vectors, for highlights; the body indexed only), the
-// exact name as a keyword, the facets as keywords with doc values, the
-// page URL stored only. Scoring is BM25; the weights are query boosts.
+// with bleve's "en" analyzer (name, description, triggers, tags,
+// capabilities, category, keywords and intents stored with term vectors,
+// for highlights; type, headings and the body indexed only), the exact
+// name as a keyword, the facets as keywords with doc values, the page URL
+// stored only, and the default field _all, which skilldex writes itself
+// (allField). Scoring is BM25. Everything it names is registered by
+// bleve's own package, so a program that imports only
+// github.com/blevesearch/bleve/v2 opens the index.
 func NewMapping() (*mapping.IndexMappingImpl, error) {
 	im := bleve.NewIndexMapping()
 	im.ScoringModel = bindex.BM25Scoring
-	err := im.AddCustomAnalyzer(analyzerName, map[string]any{
-		"type":          custom.Name,
-		"tokenizer":     unicode.Name,
-		"token_filters": []any{en.PossessiveName, lowercase.Name, en.StopName, porter.Name},
-	})
-	if err != nil {
-		return nil, err
-	}
 	im.DefaultAnalyzer = analyzerName
+	im.DefaultField = allField
 	im.IndexDynamic, im.StoreDynamic, im.DocValuesDynamic = false, false, false
 
 	dm := bleve.NewDocumentStaticMapping()
@@ -99,12 +107,14 @@ func NewMapping() (*mapping.IndexMappingImpl, error) {
 	}
 	text("name", true)
 	text("description", true)
+	text("triggers", true)
 	text("tags", true)
 	text("capabilities", true)
 	text("category", true)
 	text("type", false)
 	text("keywords", true)
 	text("intents", true)
+	text("headings", false)
 	text("body", false)
 
 	kw := func(name string, docValues bool) {
@@ -127,6 +137,8 @@ func NewMapping() (*mapping.IndexMappingImpl, error) {
 	url.IncludeTermVectors = false
 	url.DocValues = false
 	dm.AddFieldMappingsAt("url", url)
+	// bleve composes no _all of its own: docBuilder writes it.
+	dm.AddSubDocumentMapping(allField, bleve.NewDocumentDisabledMapping())
 
 	im.DefaultMapping = dm
 	return im, nil
@@ -135,28 +147,27 @@ func NewMapping() (*mapping.IndexMappingImpl, error) {
 // exactName is the name_exact term of a skill name or a query: folded,
 // words joined by single hyphens ("Code Review" and "code-review" alike).
 func exactName(s string) string {
-	words := Words(Fold(s))
-	out := ""
-	for i, w := range words {
-		if i > 0 {
-			out += "-"
-		}
-		out += w
-	}
-	return out
+	return strings.Join(Words(Fold(s)), "-")
 }
 
-func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc {
+// newBleveDoc returns the bleve document of d, with all its weighed terms
+// (weighTerms(d) when nil).
+func newBleveDoc(d *document, perDoc map[string][]string, url string, all []weighedTerm) *bleveDoc {
+	if all == nil {
+		all = weighTerms(d)
+	}
 	return &bleveDoc{
 		Name:          d.Name,
 		NameExact:     exactName(d.Name),
 		Description:   d.Description,
+		Triggers:      d.Triggers,
 		Tags:          d.Tags,
 		Capabilities:  d.Capabilities,
 		Category:      d.Categories,
 		Type:          d.Type,
 		Keywords:      d.Keywords,
 		Intents:       d.Intents,
+		Headings:      d.Headings,
 		Body:          d.Body,
 		FType:         perDoc["type"],
 		FCategory:     perDoc["category"],
@@ -167,6 +178,7 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string) *bleveDoc 
 		FFormat:       perDoc["format"],
 		FSource:       perDoc["source"],
 		URL:           url,
+		all:           all,
 	}
 }
 
@@ -437,11 +449,12 @@ func readBucket(b *bolt.Bucket) *boltBucket {
 }
 
 // writeRoot writes the root.bolt of an index of n segments to path: the
-// placeholder's, with the timestamp fixed and its one segment entry
-// repeated for segments 0 to n-1. A fresh bolt file written in one
+// placeholder's, with the timestamp fixed, its one segment entry repeated
+// for segments 0 to n-1, and the internal values (what bleve's
+// Index.GetInternal reads) of internal. A fresh bolt file written in one
 // transaction with a fixed page size has the same bytes for the same
 // content.
-func writeRoot(path string, template *boltBucket, n int) error {
+func writeRoot(path string, template *boltBucket, n int, internal map[string][]byte) error {
 	db, err := bolt.Open(path, 0o644, &bolt.Options{PageSize: 4096, Timeout: time.Second})
 	if err != nil {
 		return err
@@ -453,7 +466,7 @@ func writeRoot(path string, template *boltBucket, n int) error {
 			if err != nil {
 				return err
 			}
-			if err := fillBucket(b, template.buckets[i], ts, n, 0); err != nil {
+			if err := fillBucket(b, template.buckets[i], ts, n, 0, internal); err != nil {
 				return err
 			}
 		}
@@ -467,8 +480,20 @@ func writeRoot(path string, template *boltBucket, n int) error {
 
 // fillBucket copies the template bucket t into b. At depth 1 (a snapshot)
 // the template's segment entry, the bucket that is neither metadata nor
-// internal values, becomes n entries, one per segment.
-func fillBucket(b *bolt.Bucket, t *boltBucket, timestamp []byte, n, depth int) error {
+// internal values, becomes n entries, one per segment, and the internal
+// values are added.
+func fillBucket(b *bolt.Bucket, t *boltBucket, timestamp []byte, n, depth int, internal map[string][]byte) error {
+	if depth == 1 && len(internal) > 0 {
+		ib, err := b.CreateBucketIfNotExists(butil.BoltInternalKey)
+		if err != nil {
+			return err
+		}
+		for _, k := range slices.Sorted(maps.Keys(internal)) {
+			if err := ib.Put([]byte(k), internal[k]); err != nil {
+				return err
+			}
+		}
+	}
 	for i, k := range t.keys {
 		if v := t.values[i]; v != nil {
 			if string(k) == string(butil.BoltMetaDataTimeStamp) {
@@ -481,11 +506,11 @@ func fillBucket(b *bolt.Bucket, t *boltBucket, timestamp []byte, n, depth int) e
 		}
 		isSegment := depth == 1 && k[0] != butil.BoltMetaDataKey[0] && k[0] != butil.BoltInternalKey[0]
 		if !isSegment {
-			nb, err := b.CreateBucket(k)
+			nb, err := b.CreateBucketIfNotExists(k)
 			if err != nil {
 				return err
 			}
-			if err := fillBucket(nb, t.buckets[i], timestamp, n, depth+1); err != nil {
+			if err := fillBucket(nb, t.buckets[i], timestamp, n, depth+1, internal); err != nil {
 				return err
 			}
 			continue

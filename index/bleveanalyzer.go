@@ -17,7 +17,7 @@ import (
 )
 
 // indexAnalyzer analyses the text fields of the bleve index at build time
-// and gives exactly the tokens of bleve's skilldex_en analyzer (terms,
+// and gives exactly the tokens of bleve's "en" analyzer (terms,
 // offsets, positions, types) at a fraction of its cost. Queries are
 // analysed by bleve at search time, so nothing else would do.
 //
@@ -35,7 +35,7 @@ import (
 //
 // An indexAnalyzer is used by one goroutine at a time (see docBuilders).
 type indexAnalyzer struct {
-	ref       analysis.Analyzer      // bleve's skilldex_en
+	ref       analysis.Analyzer      // bleve's "en"
 	tokenizer analysis.Tokenizer     // its tokenizer
 	filters   []analysis.TokenFilter // its token filters, in order
 	// words maps a word as the tokenizer cuts it to its term after the

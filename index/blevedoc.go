@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -23,12 +24,14 @@ var bleveFields = []struct {
 	{name: "name", one: func(d *bleveDoc) string { return d.Name }},
 	{name: "name_exact", one: func(d *bleveDoc) string { return d.NameExact }},
 	{name: "description", one: func(d *bleveDoc) string { return d.Description }},
+	{name: "triggers", one: func(d *bleveDoc) string { return d.Triggers }},
 	{name: "tags", list: func(d *bleveDoc) []string { return d.Tags }},
 	{name: "capabilities", list: func(d *bleveDoc) []string { return d.Capabilities }},
 	{name: "category", list: func(d *bleveDoc) []string { return d.Category }},
 	{name: "type", one: func(d *bleveDoc) string { return d.Type }},
 	{name: "keywords", list: func(d *bleveDoc) []string { return d.Keywords }},
 	{name: "intents", list: func(d *bleveDoc) []string { return d.Intents }},
+	{name: "headings", one: func(d *bleveDoc) string { return d.Headings }},
 	{name: "body", one: func(d *bleveDoc) string { return d.Body }},
 	{name: "f_type", list: func(d *bleveDoc) []string { return d.FType }},
 	{name: "f_category", list: func(d *bleveDoc) []string { return d.FCategory }},
@@ -125,7 +128,9 @@ func textMapping(m *mapping.IndexMappingImpl, dm *mapping.DocumentMapping, name 
 }
 
 // document returns the bleve document of d, with id: its fields as
-// MapDocument adds them, then _all, then the _id field (AddIDField).
+// MapDocument adds them, then the composite _all if the mapping has one
+// (NewMapping's does not), then skilldex's _all (allField), then the _id
+// field (AddIDField).
 func (b *docBuilder) document(id string, d *bleveDoc) *bdocument.Document {
 	doc := bdocument.NewDocument(id)
 	n := 1 // _id
@@ -153,6 +158,7 @@ func (b *docBuilder) document(id string, d *bleveDoc) *bdocument.Document {
 	if b.all != nil {
 		doc.AddField(b.all)
 	}
+	doc.AddField(newAllField(d.all))
 	doc.SetIndexed()
 	doc.AddIDField()
 	return doc
@@ -222,3 +228,75 @@ func putDocBuilder(b *docBuilder) {
 	defer docBuilders.Unlock()
 	docBuilders.free = append(docBuilders.free, b)
 }
+
+// allFieldLength is the length every document's _all claims. bleve's BM25
+// divides a term's frequency by a norm that grows with the field's length
+// (tf/(tf + k1×(1-b+b×length/average))): with this length, about 2^31,
+// the norm is so large that the score is the square root of the frequency
+// times a constant, within 0.1%, and allFrequency makes that root the
+// term's weight in the model. zap keeps a field's length in 32 bits, and
+// 31 when a term has one document of frequency 1.
+const allFieldLength = 1<<31 - 1
+
+// allScale is how many frequency units make a unit of weight, before
+// squaring: the smallest weight (quantize's level 1) is then 13, the
+// largest 26,400.
+const allScale = 1000
+
+// allFrequencies are the frequencies in _all of the weights of levels 0
+// to 255: the squares of the weights (dequantize) times allScale,
+// rounded; strictly increasing, so that a frequency gives its level back
+// (levelOfFrequency).
+var allFrequencies = func() (f [quantLevels + 1]uint64) {
+	for q := 1; q <= quantLevels; q++ {
+		m := uint64(math.Round(allScale * dequantize(uint8(q))))
+		f[q] = m * m
+		if f[q] <= f[q-1] {
+			panic("index: allFrequencies is not increasing; raise allScale")
+		}
+	}
+	return f
+}()
+
+// levelOfFrequency returns the weight level of a frequency in _all, and
+// whether it is one.
+func levelOfFrequency(freq uint64) (uint8, bool) {
+	i, ok := slices.BinarySearch(allFrequencies[:], freq)
+	return uint8(i), ok && i > 0
+}
+
+// weighedTerm is a term of a document with its weight level.
+type weighedTerm struct {
+	term string
+	q    uint8
+}
+
+// newAllField returns the _all field of a document's weighed terms.
+func newAllField(terms []weighedTerm) *modelField {
+	freqs := make(bindex.TokenFrequencies, len(terms))
+	tfs := make([]bindex.TokenFreq, len(terms))
+	for i, t := range terms {
+		tfs[i].Term = []byte(t.term)
+		tfs[i].SetFrequency(int(allFrequencies[t.q]))
+		freqs[t.term] = &tfs[i]
+	}
+	return &modelField{freqs: freqs}
+}
+
+// modelField is the _all field skilldex writes: indexed, not stored, no
+// term vectors, with the frequencies of allFrequencies and the length
+// allFieldLength.
+type modelField struct {
+	freqs bindex.TokenFrequencies
+}
+
+func (f *modelField) Name() string                                      { return allField }
+func (f *modelField) ArrayPositions() []uint64                          { return nil }
+func (f *modelField) Options() bindex.FieldIndexingOptions              { return bindex.IndexField }
+func (f *modelField) Analyze()                                          {}
+func (f *modelField) Value() []byte                                     { return nil }
+func (f *modelField) NumPlainTextBytes() uint64                         { return 0 }
+func (f *modelField) Size() int                                         { return 0 }
+func (f *modelField) EncodedFieldType() byte                            { return 't' }
+func (f *modelField) AnalyzedLength() int                               { return allFieldLength }
+func (f *modelField) AnalyzedTokenFrequencies() bindex.TokenFrequencies { return f.freqs }

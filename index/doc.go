@@ -8,51 +8,19 @@ import (
 	"github.com/skilldex/skilldex/build/yamltree"
 )
 
-// Field weights, in the order the issue fixes: a word in the name counts
-// most, then the description, tags, capabilities, category, type, the
-// UASP trigger keywords and intents, and last the body. Both indexes use
-// them: the JSON index when it scores at build time, bleve as query boosts.
-const (
-	weightName         = 10
-	weightDescription  = 6
-	weightTags         = 4
-	weightCapabilities = 3
-	weightCategory     = 2.5
-	weightType         = 2
-	weightKeywords     = 1.8
-	weightIntents      = 1.5
-	weightBody         = 1
-)
-
-// field is one searchable field of a skill.
-type field struct {
-	name   string  // bleve field name
-	weight float64 // query boost and JSON-index weight
-	b      float64 // BM25 length normalisation
-}
-
-// fields lists the searchable fields in weight order; document.texts
-// returns their text in the same order.
-var fields = [...]field{
-	{"name", weightName, 0.5},
-	{"description", weightDescription, 0.75},
-	{"tags", weightTags, 0.5},
-	{"capabilities", weightCapabilities, 0.5},
-	{"category", weightCategory, 0.3},
-	{"type", weightType, 0},
-	{"keywords", weightKeywords, 0.5},
-	{"intents", weightIntents, 0.5},
-	{"body", weightBody, 0.75},
-}
-
 // document is what search knows of a skill.
 type document struct {
-	Name, Description  string
+	Name, Description string
+	// Triggers is the description's trigger clause ("Use when ..."), its
+	// end: the description's field holds the rest.
+	Triggers           string
 	Tags, Capabilities []string
 	Categories         []string
 	Type               string // UASP meta.type, "" when unknown
 	Keywords, Intents  []string
-	Body               string
+	// Headings are the body's Markdown headings, one a line.
+	Headings string
+	Body     string
 	// License is the SPDX expression of the skill's license, or
 	// spdx.Other (catalog.LicensesOf); Source the name of its source.
 	License, Source string
@@ -137,7 +105,7 @@ func newDocument(s *catalog.Skill, k *catalog.Content) *document {
 // facets need. Its keywords and intents come with the content
 // (setContent).
 func metaDocument(s *catalog.Skill) *document {
-	return &document{
+	d := &document{
 		Name:         s.Name,
 		Description:  s.Description,
 		Tags:         s.Tags,
@@ -149,6 +117,8 @@ func metaDocument(s *catalog.Skill) *document {
 		Status:       string(s.Status),
 		Format:       string(s.Format),
 	}
+	d.Triggers = d.Description[triggerClause(d.Description):]
+	return d
 }
 
 // setContent completes the document with what the skill's content says:
@@ -166,21 +136,120 @@ func (d *document) setBody(k *catalog.Content) {
 		body = body[:maxBody]
 	}
 	d.Body = stripURLs(string(body))
+	d.Headings = headings(d.Body)
+}
+
+// dropText lets go of what only analysis and the bleve document read:
+// the JSON index's cards and facets need no more.
+func (d *document) dropText() {
+	d.Body, d.Headings, d.Keywords, d.Intents = "", "", nil, nil
 }
 
 // texts returns the text of each field of fields, in order.
 func (d *document) texts() [len(fields)]string {
 	return [len(fields)]string{
 		d.Name,
-		d.Description,
+		strings.TrimSuffix(d.Description, d.Triggers),
+		d.Triggers,
 		strings.Join(d.Tags, "\n"),
 		strings.Join(d.Capabilities, "\n"),
 		strings.Join(d.Categories, "\n"),
 		d.Type,
 		strings.Join(d.Keywords, "\n"),
 		strings.Join(d.Intents, "\n"),
+		d.Headings,
 		d.Body,
 	}
+}
+
+// triggerMarkers begin the clause of a description that says when to use
+// the skill, in lower case.
+var triggerMarkers = []string{
+	"use when", "use this skill when", "use this when", "use it when", "use whenever", "use for", "use proactively",
+	"should be used when", "triggers on", "trigger when", "invoke when", "activate when", "when the user", "when asked",
+}
+
+// triggerClause returns where the trigger clause of a description begins:
+// at the first trigger marker that starts a word, or at its end when it
+// has none.
+func triggerClause(desc string) int {
+	low := lowerASCII(desc)
+	at := len(desc)
+	for _, m := range triggerMarkers {
+		for from := 0; from < at; {
+			i := strings.Index(low[from:], m)
+			if i < 0 {
+				break
+			}
+			i += from
+			end := i + len(m)
+			if (i == 0 || !isWordByte(low[i-1])) && (end == len(low) || !isWordByte(low[end])) {
+				at = min(at, i)
+				break
+			}
+			from = i + 1
+		}
+	}
+	return at
+}
+
+// lowerASCII lowercases the ASCII letters of s, keeping its length.
+func lowerASCII(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+// headings returns the text of the Markdown body's ATX headings ("# ...",
+// up to six #), one a line, leaving out fenced code blocks, where # starts
+// a comment.
+func headings(body string) string {
+	var out strings.Builder
+	fence := ""
+	for line := range strings.Lines(body) {
+		line = strings.TrimRight(line, "\r\n")
+		t := strings.TrimLeft(line, " ")
+		if len(line)-len(t) > 3 {
+			continue // indented code
+		}
+		if fence != "" {
+			if strings.HasPrefix(t, fence) && strings.TrimRight(strings.TrimSpace(t), fence[:1]) == "" {
+				fence = ""
+			}
+			continue
+		}
+		if f := fenceOf(t); f != "" {
+			fence = f
+			continue
+		}
+		level := len(t) - len(strings.TrimLeft(t, "#"))
+		rest := t[level:]
+		if level < 1 || level > 6 || rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+			continue
+		}
+		text := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rest), "#"))
+		if text != "" {
+			out.WriteString(text)
+			out.WriteByte('\n')
+		}
+	}
+	return out.String()
+}
+
+// fenceOf returns the fence a line opens (three or more backticks or
+// tildes), or "".
+func fenceOf(t string) string {
+	for _, c := range []string{"`", "~"} {
+		n := len(t) - len(strings.TrimLeft(t, c))
+		if n >= 3 {
+			return t[:n]
+		}
+	}
+	return ""
 }
 
 // uaspView is the part of a skill's UASP document that search uses.

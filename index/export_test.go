@@ -63,7 +63,7 @@ func NewChunks(c *catalog.Catalog) (*Chunks, error) {
 				return nil, err
 			}
 			d := newDocument(c.Skills[i], k)
-			bd = append(bd, newBleveDoc(d, facets.of(d), "skills/"+names[i]+"/"))
+			bd = append(bd, newBleveDoc(d, facets.of(d), "skills/"+names[i]+"/", nil))
 		}
 		out.ids = append(out.ids, names[ch.start:ch.end])
 		out.docs = append(out.docs, bd)
@@ -127,6 +127,7 @@ func analyseDocumentsBleve(m *mapping.IndexMappingImpl, ids []string, docs []*bl
 		if err := m.MapDocument(doc, d); err != nil {
 			return nil, err
 		}
+		doc.AddField(newAllField(d.all)) // skilldex's own field, which bleve cannot make
 		doc.AddIDField()
 		doc.VisitFields(func(f bindex.Field) {
 			if f.Options().IsIndexed() {

@@ -64,9 +64,9 @@ func TestCompareUTF16(t *testing.T) {
 }
 
 func TestSplitHeads(t *testing.T) {
-	ps := []posting{{0, 5}, {1, 9}, {2, 1}, {3, 9}, {4, 7}}
+	ps := []Posting{{0, 5}, {1, 9}, {2, 1}, {3, 9}, {4, 7}}
 	head, tail := split(ps, 3)
-	if !slices.Equal(head, []posting{{1, 9}, {3, 9}, {4, 7}}) || !slices.Equal(tail, []posting{{0, 5}, {2, 1}}) {
+	if !slices.Equal(head, []Posting{{1, 9}, {3, 9}, {4, 7}}) || !slices.Equal(tail, []Posting{{0, 5}, {2, 1}}) {
 		t.Errorf("split: head %v tail %v", head, tail)
 	}
 	if h, tl := split(ps, 10); len(h) != 5 || tl != nil {
@@ -80,24 +80,24 @@ func TestSplitHeads(t *testing.T) {
 // TestSplitMatchesSort: split's counting gives what a stable sort by
 // impact (ties: lower document first) gives, on random lists full of ties.
 func TestSplitMatchesSort(t *testing.T) {
-	reference := func(ps []posting, n int) (head, tail []posting) {
+	reference := func(ps []Posting, n int) (head, tail []Posting) {
 		if len(ps) <= n {
 			return ps, nil
 		}
 		byImpact := slices.Clone(ps)
-		slices.SortStableFunc(byImpact, func(a, b posting) int { return int(b.q) - int(a.q) })
+		slices.SortStableFunc(byImpact, func(a, b Posting) int { return int(b.Level) - int(a.Level) })
 		head, tail = slices.Clone(byImpact[:n]), slices.Clone(byImpact[n:])
-		byDoc := func(a, b posting) int { return int(a.doc - b.doc) }
+		byDoc := func(a, b Posting) int { return int(a.Doc - b.Doc) }
 		slices.SortFunc(head, byDoc)
 		slices.SortFunc(tail, byDoc)
 		return head, tail
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 500 {
-		ps := make([]posting, rng.IntN(300))
+		ps := make([]Posting, rng.IntN(300))
 		levels := 1 + rng.IntN(256)
 		for i := range ps {
-			ps[i] = posting{int32(i * 3), uint8(rng.IntN(levels))}
+			ps[i] = Posting{int32(i * 3), uint8(rng.IntN(levels))}
 		}
 		n := 1 + rng.IntN(200)
 		h, tl := split(ps, n)
@@ -149,7 +149,7 @@ func FuzzQuantize(f *testing.F) {
 
 func TestScoring(t *testing.T) {
 	prev := uint8(0)
-	for _, w := range []float64{0.01, 0.5, 1, 2, 5, 10, 30, maxWeight()} {
+	for _, w := range []float64{0.01, 0.5, 1, 2, 5, 10, 20, maxWeight()} {
 		q := quantize(w)
 		if q < prev {
 			t.Errorf("quantize not monotonic at %v", w)
@@ -162,16 +162,21 @@ func TestScoring(t *testing.T) {
 	if quantize(maxWeight()) != quantLevels {
 		t.Error("the largest weight must quantize to the top level")
 	}
-	// A name match outweighs a body match of the same term.
-	sc := &scorer{}
-	for f := range sc.avg {
-		sc.avg[f] = 10
-	}
+	// A name match outweighs a body match of the same term, and a
+	// document's weights depend on the document alone.
 	var name, body [len(fields)]uint16
 	name[0], body[len(fields)-1] = 1, 3
-	lens := [len(fields)]int32{3, 20, 2, 2, 1, 1, 3, 6, 800}
-	if sc.weight(&name, &lens) <= 3*sc.weight(&body, &lens) {
-		t.Errorf("name %v, body %v", sc.weight(&name, &lens), sc.weight(&body, &lens))
+	var lens [len(fields)]int32
+	for f := range lens {
+		lens[f] = int32(fields[f].pivot)
+	}
+	if termWeight(&name, &lens) <= termWeight(&body, &lens) {
+		t.Errorf("name %v, body %v", termWeight(&name, &lens), termWeight(&body, &lens))
+	}
+	long := lens
+	long[len(fields)-1] *= 4
+	if termWeight(&body, &long) >= termWeight(&body, &lens) {
+		t.Error("the same count must weigh less in a longer body")
 	}
 	if idf(100, 1) <= idf(100, 50) {
 		t.Error("rare terms must weigh more")
@@ -237,20 +242,7 @@ func TestCoreTokenizerAgrees(t *testing.T) {
 	if err != nil {
 		t.Skip("node is not installed: static/search-core.js needs Node 20 or later to be checked (apt-get install nodejs)")
 	}
-	words := map[string]bool{}
-	corpus := testutil.Testdata(t, "corpus", "skills")
-	filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
-			return err
-		}
-		data, _ := os.ReadFile(p)
-		for _, w := range strings.FieldsFunc(string(data), unicode.IsSpace) {
-			if utf8.ValidString(w) {
-				words[w] = true
-			}
-		}
-		return nil
-	})
+	words := corpusWords(t)
 	for _, w := range []string{"Café", "ＰＤＦ", "İstanbul", "ΣΑΣ", "naïve-résumé", "x²", "Ⅻ", "日本語", "𝐀𝐁𝐂", "k8s_v2", "hopping", "agreed"} {
 		words[w] = true
 	}
@@ -286,6 +278,30 @@ process.stdout.write(JSON.stringify(out));`
 		}
 	}
 	t.Logf("%d distinct words compared, %d differ", len(list), bad)
+}
+
+// corpusWords returns the distinct space-separated words of the corpus'
+// Markdown files.
+func corpusWords(t *testing.T) map[string]bool {
+	t.Helper()
+	words := map[string]bool{}
+	corpus := testutil.Testdata(t, "corpus", "skills")
+	err := filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".md") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		for _, w := range strings.FieldsFunc(string(data), unicode.IsSpace) {
+			if utf8.ValidString(w) {
+				words[w] = true
+			}
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return words
 }
 
 func jsString(s string) string {

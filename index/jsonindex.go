@@ -21,7 +21,9 @@ import (
 //	                    scoring constants, the first key of every term
 //	                    shard, facets with their most common values
 //	t/<i>.json          term shard i: a run of consecutive terms (stems),
-//	                    each [term, df, idf, head postings]
+//	                    each [term, df, idf, head postings], and when the
+//	                    term has related terms, a fifth element: each
+//	                    [term, similarity, idf, its best postings]
 //	x/<i>-<j>.json      the rest of the postings of entry j of shard i,
 //	                    for terms in more documents than a head holds
 //	p/<prefix>.json     the most common completions of a prefix whose
@@ -51,8 +53,9 @@ const (
 	cardDescription = 240
 )
 
-// formatVersion changes when the file formats do.
-const formatVersion = 1
+// formatVersion changes when the file formats do, or what a reader must
+// do with them (the ranking model).
+const formatVersion = 2
 
 // jsonFile is one file of the JSON index.
 type jsonFile struct {
@@ -75,6 +78,8 @@ type Manifest struct {
 	Page   string      `json:"page"`
 	Shards []string    `json:"shards"`
 	Facets []FacetInfo `json:"facets"`
+	// Model is the query-time ranking model every reader uses.
+	Model Model `json:"model"`
 }
 
 // FacetInfo is a facet of the manifest.
@@ -110,13 +115,15 @@ func nonEmpty(s string) []string {
 }
 
 // buildJSON makes the files of the JSON index for the records (in name
-// order) and hands each to emit as soon as it is made, the manifest last,
-// so that the index is never held whole. With release, it lets go of
-// what the records hold for analysis as it inverts them (see invert).
-func buildJSON(recs []*record, facets []facet, page string, release bool, emit func(jsonFile) error) error {
+// order), with the related terms of their terms, and hands each to emit as
+// soon as it is made, the manifest last, so that the index is never held
+// whole. With release, it lets go of what the records hold for analysis
+// as it inverts them (see invert). It returns the first key of each term
+// shard: the dictionary's blocks, among which spelling neighbours are
+// sought (rank.go).
+func buildJSON(recs []*record, facets []facet, page string, related map[string][]relatedTerm, release bool, emit func(jsonFile) error) (blocks []string, err error) {
 	terms, postings := invert(recs, release)
 	h := sha256.New()
-	var err error
 	put := func(f jsonFile) {
 		if err == nil {
 			fmt.Fprintf(h, "%s\x00%d\x00", f.path, len(f.data))
@@ -124,33 +131,34 @@ func buildJSON(recs []*record, facets []facet, page string, release bool, emit f
 			err = emit(f)
 		}
 	}
-	shards := writeShards(terms, postings, len(recs), put)
+	shards := writeShards(terms, postings, len(recs), related, put)
 	for _, f := range prefixFiles(terms, postings, shards, len(recs)) {
 		put(f)
 	}
 	for _, f := range cardFiles(recs) {
 		put(f)
 	}
-	FacetInfos, facetFiles := writeFacets(facets)
+	facetInfos, facetFiles := writeFacets(facets)
 	for _, f := range facetFiles {
 		put(f)
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	m := Manifest{
 		Version: formatVersion,
 		Count:   len(recs),
-		QMax:    round6(math.Log1p(maxWeight())),
+		QMax:    qmax,
 		Head:    headSize,
 		Span:    prefixSpan,
 		Cards:   cardsPerFile,
 		Page:    page,
 		Shards:  shards,
-		Facets:  FacetInfos,
+		Facets:  facetInfos,
+		Model:   model,
 	}
 	m.ID = hex.EncodeToString(h.Sum(nil))[:12]
-	return emit(jsonFile{"manifest.json", mustJSON(m)})
+	return shards, emit(jsonFile{"manifest.json", mustJSON(m)})
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
@@ -166,17 +174,17 @@ func mustJSON(v any) []byte {
 }
 
 // appendPostings appends [Δdoc,q,...] for ps, which must be in doc order.
-func appendPostings(b []byte, ps []posting) []byte {
+func appendPostings(b []byte, ps []Posting) []byte {
 	b = append(b, '[')
 	prev := int32(0)
 	for i, p := range ps {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = strconv.AppendInt(b, int64(p.doc-prev), 10)
+		b = strconv.AppendInt(b, int64(p.Doc-prev), 10)
 		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(p.q), 10)
-		prev = p.doc
+		b = strconv.AppendInt(b, int64(p.Level), 10)
+		prev = p.Doc
 	}
 	return append(b, ']')
 }
@@ -187,13 +195,13 @@ func appendPostings(b []byte, ps []posting) []byte {
 // Impacts are bytes, so no sort is needed: counting finds the lowest
 // impact the head takes (all postings above it, and the first of those at
 // it), and one pass in doc order deals the postings out.
-func split(ps []posting, n int) (head, tail []posting) {
+func split(ps []Posting, n int) (head, tail []Posting) {
 	if len(ps) <= n {
 		return ps, nil
 	}
 	var count [quantLevels + 1]int
 	for _, p := range ps {
-		count[p.q]++
+		count[p.Level]++
 	}
 	threshold, above := quantLevels, 0 // above: postings with q > threshold
 	for above+count[threshold] < n {
@@ -201,13 +209,13 @@ func split(ps []posting, n int) (head, tail []posting) {
 		threshold--
 	}
 	atThreshold := n - above // how many postings at the threshold the head takes
-	head = make([]posting, 0, n)
-	tail = make([]posting, 0, len(ps)-n)
+	head = make([]Posting, 0, n)
+	tail = make([]Posting, 0, len(ps)-n)
 	for _, p := range ps {
 		switch {
-		case int(p.q) > threshold:
+		case int(p.Level) > threshold:
 			head = append(head, p)
-		case int(p.q) == threshold && atThreshold > 0:
+		case int(p.Level) == threshold && atThreshold > 0:
 			head = append(head, p)
 			atThreshold--
 		default:
@@ -217,15 +225,38 @@ func split(ps []posting, n int) (head, tail []posting) {
 	return head, tail
 }
 
-func appendEntry(b []byte, term string, ps, head []posting, n int) []byte {
+// appendEntry appends a term's entry [term, df, idf, head]; with related
+// terms, a fifth element holds each as [term, similarity, idf, its
+// model.RelatedHead best postings].
+func appendEntry(b []byte, term string, ps, head []Posting, n int, related []relatedTerm, postingsOf func(string) []Posting) []byte {
 	b = append(b, '[')
 	b = append(b, mustJSON(term)...)
 	b = append(b, ',')
 	b = strconv.AppendInt(b, int64(len(ps)), 10)
 	b = append(b, ',')
-	b = strconv.AppendFloat(b, math.Round(idf(n, len(ps))*1000)/1000, 'f', -1, 64)
+	b = strconv.AppendFloat(b, EntryIDF(n, len(ps)), 'f', -1, 64)
 	b = append(b, ',')
 	b = appendPostings(b, head)
+	if len(related) > 0 {
+		b = append(b, ",["...)
+		for i, r := range related {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			rps := postingsOf(r.term)
+			rhead, _ := split(rps, model.RelatedHead)
+			b = append(b, '[')
+			b = append(b, mustJSON(r.term)...)
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, r.similarity, 'f', -1, 64)
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, EntryIDF(n, len(rps)), 'f', -1, 64)
+			b = append(b, ',')
+			b = appendPostings(b, rhead)
+			b = append(b, ']')
+		}
+		b = append(b, ']')
+	}
 	return append(b, ']')
 }
 
@@ -233,7 +264,14 @@ func appendEntry(b []byte, term string, ps, head []posting, n int) []byte {
 // bytes, hands each file to emit as it is made, and returns each shard's
 // separator (the shortest prefix of its first term greater than the
 // previous shard's last term).
-func writeShards(terms []string, postings [][]posting, n int, emit func(jsonFile)) []string {
+func writeShards(terms []string, postings [][]Posting, n int, related map[string][]relatedTerm, emit func(jsonFile)) []string {
+	postingsOf := func(t string) []Posting {
+		i, ok := slices.BinarySearchFunc(terms, t, compareUTF16)
+		if !ok {
+			return nil
+		}
+		return postings[i]
+	}
 	var seps []string
 	var cur []byte
 	var first int
@@ -259,7 +297,7 @@ func writeShards(terms []string, postings [][]posting, n int, emit func(jsonFile
 			cur = append(cur, ',')
 		}
 		head, tail := split(postings[i], headSize)
-		cur = appendEntry(cur, t, postings[i], head, n)
+		cur = appendEntry(cur, t, postings[i], head, n, related[t], postingsOf)
 		if tail != nil {
 			emit(jsonFile{fmt.Sprintf("x/%d-%d.json", len(seps), entries), appendPostings(nil, tail)})
 		}
@@ -311,7 +349,7 @@ func prefixRange(seps []string, p string) (first, last int) {
 // prefixFiles writes the completions of every prefix whose terms span more
 // than prefixSpan shards: the prefixTerms terms in most documents, each
 // with its prefixHead highest impacts.
-func prefixFiles(terms []string, postings [][]posting, seps []string, n int) []jsonFile {
+func prefixFiles(terms []string, postings [][]Posting, seps []string, n int) []jsonFile {
 	done := map[string]bool{}
 	var prefixes []string
 	for _, t := range terms {
@@ -345,7 +383,7 @@ func prefixFiles(terms []string, postings [][]posting, seps []string, n int) []j
 				b = append(b, ',')
 			}
 			head, _ := split(postings[i], prefixHead)
-			b = appendEntry(b, terms[i], postings[i], head, n)
+			b = appendEntry(b, terms[i], postings[i], head, n, nil, nil)
 		}
 		b = append(b, ']')
 		files = append(files, jsonFile{"p/" + PrefixFile(p), b})

@@ -1,8 +1,11 @@
 package index_test
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skilldex/skilldex/index"
@@ -96,4 +99,79 @@ func TestJudgedQueries(t *testing.T) {
 	if sj < successFloor || sb < successFloor {
 		t.Errorf("success@3 below %.2f: JSON %.3f, bleve %.3f", successFloor, sj, sb)
 	}
+}
+
+// TestEnginesAgree ranks the judged queries of every set but the held-out
+// tasks, and the queries of testdata/queries.json, with both engines:
+// bleve as skilldex search does it and the JSON index as the browser
+// does (static/search-core.js under Node). They rank with the same model
+// from the same weights, so their first three must be the same skills on
+// at least 95% of the queries (the issue's bar); the first ten in order
+// are logged.
+func TestEnginesAgree(t *testing.T) {
+	all, err := searcheval.ReadDir(filepath.Join("testdata", "judged"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var queries []string
+	for _, q := range all {
+		if q.Set != searcheval.TaskHeldOut {
+			queries = append(queries, q.Text)
+		}
+	}
+	for _, c := range readQueryCasesExternal(t) {
+		if strings.TrimSpace(c) != "" && !strings.ContainsAny(c, "\r\n") {
+			queries = append(queries, c)
+		}
+	}
+	site := corpusSite(t)
+	core := runCore(t, site, queries, searcheval.Depth)
+	ix, err := index.Open(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	same3, same10 := 0, 0
+	for i, q := range queries {
+		res, err := ix.SearchWith(q, index.SearchOptions{Limit: searcheval.Depth})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours []string
+		for _, h := range res.Hits {
+			ours = append(ours, h.Name)
+		}
+		if searcheval.SameTop(ours, core[i].Names, 3) {
+			same3++
+		} else {
+			t.Logf("%q: bleve %v, JSON index %v", q, ours[:min(3, len(ours))], core[i].Names[:min(3, len(core[i].Names))])
+		}
+		if slices.Equal(ours, core[i].Names) {
+			same10++
+		}
+	}
+	t.Logf("%d queries: the same first three on %d, the same first ten in order on %d", len(queries), same3, same10)
+	if same3*100 < len(queries)*95 {
+		t.Errorf("the engines' first three agree on %d of %d queries, want 95%%", same3, len(queries))
+	}
+}
+
+// readQueryCasesExternal reads the queries of testdata/queries.json.
+func readQueryCasesExternal(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "queries.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Query string `json:"query"`
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, c := range cases {
+		out = append(out, c.Query)
+	}
+	return out
 }

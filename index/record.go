@@ -10,7 +10,7 @@ import "sync"
 type record struct {
 	// key identifies the skill's content ("" when unknown: never reused).
 	key string
-	doc *document // Body, Keywords and Intents dropped once analysed
+	doc *document // what is only analysed (Body, Headings, Keywords, Intents) dropped
 	// dict numbers the terms; a record is valid only with the dict that
 	// made it.
 	dict *dict
@@ -22,6 +22,11 @@ type record struct {
 	mask   []uint16
 	counts []uint16
 	lens   [len(fields)]int32
+	// seq is the document's text as term numbers, sentence after
+	// sentence (seqBreak between them), for mining related terms; only
+	// in the records of the sample (hasSeq, see keepsText).
+	seq    []uint32
+	hasSeq bool
 }
 
 // tf returns the counts per field of the record's i-th term; pos is where
@@ -72,29 +77,17 @@ func (d *dict) snapshot() []string {
 	return d.terms[:len(d.terms):len(d.terms)]
 }
 
-// analyze makes the record of a search document, counting its terms.
-func analyze(d *document, dc *dict) *record {
+// analyze makes the record of a search document, counting its terms, and
+// keeping its text as terms when seq is set. The caller drops the
+// document's body when it needs it no more.
+func analyze(d *document, dc *dict, seq bool) *record {
 	sc := scratches.Get().(*scratch)
 	defer sc.release()
-	r := &record{doc: d, dict: dc}
-	for f, text := range d.texts() {
-		n := int32(0)
-		tokenize(text, func(term []byte) {
-			n++
-			i, ok := sc.local[string(term)]
-			if !ok {
-				t := string(term)
-				i = len(sc.order)
-				sc.local[t] = i
-				sc.order = append(sc.order, t)
-				sc.tfs = append(sc.tfs, [len(fields)]uint16{})
-			}
-			if sc.tfs[i][f] < 1<<16-1 {
-				sc.tfs[i][f]++
-			}
-		})
-		r.lens[f] = n
+	r := &record{doc: d, dict: dc, hasSeq: seq}
+	if seq {
+		r.seq = sequence(d, dc)
 	}
+	r.lens = sc.count(d)
 	r.terms = dc.intern(sc.order)
 	r.mask = make([]uint16, len(sc.order))
 	nonzero := 0
@@ -114,10 +107,60 @@ func analyze(d *document, dc *dict) *record {
 			}
 		}
 	}
-	// Analysed: the JSON index needs no more of these, and a bleve
-	// document made again takes them from the skill's content.
-	d.Body, d.Keywords, d.Intents = "", nil, nil
 	return r
+}
+
+// weighed returns the record's terms with their weight levels, in the
+// order they first occur: what weighTerms returns of its document.
+func (r *record) weighed() []weighedTerm {
+	byID := r.dict.snapshot()
+	out := make([]weighedTerm, len(r.terms))
+	pos := 0
+	for i, id := range r.terms {
+		var tf [len(fields)]uint16
+		tf, pos = r.tf(i, pos)
+		out[i] = weighedTerm{byID[id], quantize(termWeight(&tf, &r.lens))}
+	}
+	return out
+}
+
+// weighTerms returns the distinct terms of a search document with their
+// weight levels, in the order they first occur: what the bleve index's
+// _all holds, and the JSON index's postings (see invert) of the same
+// document.
+func weighTerms(d *document) []weighedTerm {
+	sc := scratches.Get().(*scratch)
+	defer sc.release()
+	lens := sc.count(d)
+	out := make([]weighedTerm, len(sc.order))
+	for i, t := range sc.order {
+		out[i] = weighedTerm{t, quantize(termWeight(&sc.tfs[i], &lens))}
+	}
+	return out
+}
+
+// count counts the terms of d by field into sc, and returns the fields'
+// lengths in terms.
+func (sc *scratch) count(d *document) (lens [len(fields)]int32) {
+	for f, text := range d.texts() {
+		n := int32(0)
+		tokenize(text, func(term []byte) {
+			n++
+			i, ok := sc.local[string(term)]
+			if !ok {
+				t := string(term)
+				i = len(sc.order)
+				sc.local[t] = i
+				sc.order = append(sc.order, t)
+				sc.tfs = append(sc.tfs, [len(fields)]uint16{})
+			}
+			if sc.tfs[i][f] < 1<<16-1 {
+				sc.tfs[i][f]++
+			}
+		})
+		lens[f] = n
+	}
+	return lens
 }
 
 // scratch is what analyze counts in, recycled: a document has hundreds of
@@ -139,4 +182,4 @@ func (sc *scratch) release() {
 
 // searchFormat changes whenever what a record holds or how it is analysed
 // does, so that serve never reuses a record an older skilldex made.
-const searchFormat = "search-1"
+const searchFormat = "search-3"

@@ -2,6 +2,7 @@ package index
 
 import (
 	"archive/zip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,15 +13,17 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bsearch "github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
 // Bleve is an open bleve search index.
 type Bleve struct {
-	idx      bleve.Index
-	analyzer analysis.Analyzer
-	tmp      string // extracted archive, removed on Close
+	idx bleve.Index
+	tmp string // extracted archive, removed on Close
+	// shared is what every search reads alike.
+	shared *bleveShared
 }
 
 // maxArchive bounds what an index archive may inflate to.
@@ -66,11 +69,25 @@ func Open(p string) (*Bleve, error) {
 		return nil, fmt.Errorf("%s: %w", found, err)
 	}
 	b.idx = idx
-	b.analyzer = idx.Mapping().AnalyzerNamed(analyzerName)
-	if b.analyzer == nil {
+	b.shared = &bleveShared{}
+	if im, ok := idx.Mapping().(*mapping.IndexMappingImpl); !ok || im.DefaultField != allField {
 		b.Close()
-		return nil, fmt.Errorf("%s: not a skilldex index (no %s analyzer)", found, analyzerName)
+		return nil, fmt.Errorf("%s: not an index of this skilldex (no %s field); rebuild the site", found, allField)
 	}
+	related, err := idx.GetInternal([]byte(relatedKey))
+	if err == nil {
+		b.shared.related, err = decodeRelated(related)
+	}
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("%s: %w", found, err)
+	}
+	blocks, err := idx.GetInternal([]byte(blocksKey))
+	if err != nil || len(blocks) == 0 {
+		b.Close()
+		return nil, fmt.Errorf("%s: not an index of this skilldex (no %s); rebuild the site", found, blocksKey)
+	}
+	b.shared.blocks = strings.Split(strings.TrimSuffix(string(blocks), "\n"), "\n")
 	return b, nil
 }
 
@@ -145,6 +162,8 @@ type Hit struct {
 	Tags        []string            `json:"tags,omitempty"`
 	URL         string              `json:"url,omitempty"`
 	Highlights  map[string][]string `json:"highlights,omitempty"`
+	// Explanation says how Score was made, with SearchOptions.Explain.
+	Explanation *Explanation `json:"explanation,omitempty"`
 }
 
 // Result is a ranked list of hits.
@@ -155,148 +174,105 @@ type Result struct {
 	Facets map[string]map[string]int `json:"facets,omitempty"`
 }
 
-// queryWord is one word of a query.
-type queryWord struct {
-	raw    string // folded, as typed
-	term   string // as indexed; "" for a stop word
-	prefix bool   // the last word, matched as a prefix too
-}
-
-// words analyses a query the way the JSON client does: folded words, the
-// last one a prefix unless the query ends with a space or punctuation,
-// stop words dropped unless being typed.
-func (b *Bleve) words(q string) []queryWord {
-	folded := Fold(q)
-	ws := Words(folded)
-	typing := len(ws) > 0 && strings.HasSuffix(folded, ws[len(ws)-1])
-	var out []queryWord
-	for i, w := range ws {
-		qw := queryWord{raw: w, prefix: typing && i == len(ws)-1}
-		if toks := b.analyzer.Analyze([]byte(w)); len(toks) > 0 {
-			qw.term = string(toks[0].Term)
-		}
-		if qw.term == "" && !qw.prefix {
-			continue
-		}
-		out = append(out, qw)
-	}
-	return out
-}
-
-// fieldsQuery matches one term in every searchable field, boosted by the
-// field weights times factor.
-func fieldsQuery(build func(field string) query.Query, factor float64) query.Query {
-	qs := make([]query.Query, 0, len(fields))
-	for _, f := range fields {
-		q := build(f.name)
-		q.(query.BoostableQuery).SetBoost(f.weight * factor)
-		qs = append(qs, q)
-	}
-	return query.NewDisjunctionQuery(qs)
-}
-
-// Query builds the bleve query of q: for each word, a disjunction of the
-// term in every field (boosted by the field weights), of its completions
-// when it is the last word, and of its spelling neighbours when the term
-// itself is (nearly) absent; the words in a disjunction (bleve's
-// coordination factor ranks skills matching more words first); and a
-// boost for the skill whose whole name is the query.
-func (b *Bleve) Query(q string) (query.Query, error) {
-	ws := b.words(q)
-	if len(ws) == 0 {
-		return nil, nil
-	}
-	var wordQs []query.Query
-	for _, w := range ws {
-		var alts []query.Query
-		if w.term != "" {
-			t := w.term
-			alts = append(alts, fieldsQuery(func(f string) query.Query {
-				tq := query.NewTermQuery(t)
-				tq.SetField(f)
-				return tq
-			}, 1))
-		}
-		var df uint64
-		if w.term != "" {
-			var err error
-			if df, err = b.docFreq(w.term); err != nil {
-				return nil, err
-			}
-		}
-		// A word that is not a term of the index may be the start of one
-		// ("postgres" of postgresql), as the word being typed always may.
-		if w.prefix || (df == 0 && len([]rune(w.raw)) >= 3) {
-			p := w.raw
-			alts = append(alts, fieldsQuery(func(f string) query.Query {
-				pq := query.NewPrefixQuery(p)
-				pq.SetField(f)
-				return pq
-			}, 0.7))
-		}
-		if w.term != "" && len([]rune(w.term)) >= 4 {
-			if df <= 2 {
-				t, fuzz := w.term, 1
-				if len([]rune(t)) >= 8 {
-					fuzz = 2
-				}
-				alts = append(alts, fieldsQuery(func(f string) query.Query {
-					fq := query.NewFuzzyQuery(t)
-					fq.SetField(f)
-					fq.SetFuzziness(fuzz)
-					return fq
-				}, 0.5))
-			}
-		}
-		wordQs = append(wordQs, query.NewDisjunctionQuery(alts))
-	}
-	words := query.NewDisjunctionQuery(wordQs)
-	name := query.NewTermQuery(exactName(q))
-	name.SetField("name_exact")
-	name.SetBoost(weightName * 4)
-	return query.NewDisjunctionQuery([]query.Query{words, name}), nil
-}
-
-// docFreq counts the skills having term in any searchable field.
-func (b *Bleve) docFreq(term string) (uint64, error) {
-	q := fieldsQuery(func(f string) query.Query {
-		tq := query.NewTermQuery(term)
-		tq.SetField(f)
-		return tq
-	}, 1)
-	res, err := b.idx.Search(bleve.NewSearchRequestOptions(q, 0, 0, false))
-	if err != nil {
-		return 0, err
-	}
-	return res.Total, nil
+// SearchOptions tune a search.
+type SearchOptions struct {
+	// Limit is how many hits to return.
+	Limit int
+	// Explain gives each hit its Explanation.
+	Explain bool
+	// Facets counts the matching skills by facet value (Result.Facets).
+	Facets bool
 }
 
 // Search returns the first limit skills matching q, best first, with
-// highlighted fragments (HTML, matches in <mark>) and facet counts.
+// highlighted fragments (HTML, matches in <mark>) and facet counts. q is
+// in the query syntax of ParseQuery.
 func (b *Bleve) Search(q string, limit int) (*Result, error) {
-	bq, err := b.Query(q)
+	return b.SearchWith(q, SearchOptions{Limit: limit, Facets: true})
+}
+
+// SearchWith is Search with options.
+func (b *Bleve) SearchWith(q string, opt SearchOptions) (*Result, error) {
+	src, err := b.source()
 	if err != nil {
 		return nil, err
 	}
-	out := &Result{Hits: []Hit{}}
-	if bq == nil {
-		return out, nil
+	defer src.close()
+	ctx := context.Background()
+	r, err := Rank(ctx, src, ParseQuery(q), RankOptions{})
+	if err != nil {
+		return nil, err
 	}
-	req := bleve.NewSearchRequestOptions(bq, limit, 0, false)
+	out := &Result{Hits: []Hit{}, Total: uint64(len(r.Hits))}
+	top := r.Hits[:min(len(r.Hits), max(opt.Limit, 0))]
+	if err := b.fillHits(src, r, top, out); err != nil {
+		return nil, err
+	}
+	if opt.Explain {
+		for i, h := range top {
+			if out.Hits[i].Explanation, err = src.explain(ctx, r, h); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if opt.Facets {
+		if out.Facets, err = src.facetCounts(r.Hits); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// fillHits adds the hits of top to out, in order, with their stored
+// fields and highlights: one bleve search for the documents of top, on
+// the text fields, for the terms the query's words matched.
+func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Result) error {
+	if len(top) == 0 {
+		return nil
+	}
+	ids := make([]string, len(top))
+	for i, h := range top {
+		id, err := src.name(h.Doc)
+		if err != nil {
+			return err
+		}
+		ids[i] = id
+	}
+	highlighted := []string{"name", "description", "triggers", "tags", "capabilities", "keywords", "intents"}
+	alts := []query.Query{query.NewDocIDQuery(ids)}
+	seen := map[string]bool{}
+	for _, keys := range r.Keys {
+		for _, k := range keys {
+			if seen[k.Entry.Term] {
+				continue
+			}
+			seen[k.Entry.Term] = true
+			for _, f := range highlighted {
+				tq := query.NewTermQuery(k.Entry.Term)
+				tq.SetField(f)
+				alts = append(alts, tq)
+			}
+		}
+	}
+	bq := query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), query.NewDisjunctionQuery(alts)})
+	req := bleve.NewSearchRequestOptions(bq, len(ids), 0, false)
 	req.Fields = []string{"name", "description", "url", facetField("type"), facetField("format"), facetField("status"), facetField("license"), facetField("source"), facetField("tags")}
 	req.Highlight = bleve.NewHighlightWithStyle("html")
-	req.Highlight.Fields = []string{"name", "description", "tags", "capabilities", "keywords", "intents"}
-	req.SortBy([]string{"-_score", "_id"})
-	for _, def := range facetDefs {
-		req.AddFacet(def.id, bleve.NewFacetRequest(facetField(def.id), 20))
-	}
+	req.Highlight.Fields = highlighted
 	res, err := b.idx.Search(req)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	out.Total = res.Total
+	byID := map[string]*bsearch.DocumentMatch{}
 	for _, h := range res.Hits {
-		hit := Hit{Name: h.ID, Score: h.Score, Highlights: map[string][]string{}}
+		byID[h.ID] = h
+	}
+	for i, id := range ids {
+		h := byID[id]
+		if h == nil {
+			return fmt.Errorf("bleve index: skill %s is ranked but has no document", id)
+		}
+		hit := Hit{Name: id, Score: top[i].Score, Highlights: map[string][]string{}}
 		hit.Description, _ = h.Fields["description"].(string)
 		hit.URL, _ = h.Fields["url"].(string)
 		hit.Type = first(h.Fields[facetField("type")])
@@ -306,29 +282,18 @@ func (b *Bleve) Search(q string, limit int) (*Result, error) {
 		hit.Source = first(h.Fields[facetField("source")])
 		hit.Tags = all(h.Fields[facetField("tags")])
 		for f, frags := range h.Fragments {
-			hit.Highlights[f] = frags
+			for _, fr := range frags {
+				if strings.Contains(fr, "<mark>") {
+					hit.Highlights[f] = append(hit.Highlights[f], fr)
+				}
+			}
 		}
 		if len(hit.Highlights) == 0 {
 			hit.Highlights = nil
 		}
 		out.Hits = append(out.Hits, hit)
 	}
-	for id, fr := range res.Facets {
-		if fr.Terms == nil {
-			continue
-		}
-		counts := map[string]int{}
-		for _, t := range fr.Terms.Terms() {
-			counts[t.Term] = t.Count
-		}
-		if len(counts) > 0 {
-			if out.Facets == nil {
-				out.Facets = map[string]map[string]int{}
-			}
-			out.Facets[id] = counts
-		}
-	}
-	return out, nil
+	return nil
 }
 
 func first(v any) string {

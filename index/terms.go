@@ -10,39 +10,14 @@ import (
 	"github.com/skilldex/skilldex/internal/parallel"
 )
 
-// BM25 saturation; length normalisation is per field (field.b).
-const k1 = 1.2
-
-// scorer turns field term frequencies into a term's weight in a document:
-// the sum over fields of weight × BM25 saturation with the field's length
-// normalisation (the per-field BM25 that bleve computes for each field of
-// the query, summed with the same boosts).
-type scorer struct {
-	avg [len(fields)]float64
-}
-
-func newScorer(recs []*record) *scorer {
-	s := &scorer{}
-	for _, r := range recs {
-		for f, n := range r.lens {
-			s.avg[f] += float64(n)
-		}
-	}
-	for f := range s.avg {
-		s.avg[f] = max(s.avg[f]/float64(max(len(recs), 1)), 1)
-	}
-	return s
-}
-
-func (s *scorer) weight(tf *[len(fields)]uint16, lens *[len(fields)]int32) float64 {
+// termWeight is a term's weight in a document: the model's sum over
+// fields (see fields) for the term's counts tf in fields of lengths lens.
+func termWeight(tf *[len(fields)]uint16, lens *[len(fields)]int32) float64 {
 	w := 0.0
 	for f, n := range tf {
-		if n == 0 {
-			continue
+		if n != 0 {
+			w += fieldWeight(f, float64(n), float64(lens[f]))
 		}
-		x := float64(n)
-		b := fields[f].b
-		w += fields[f].weight * x * (k1 + 1) / (x + k1*(1-b+b*float64(lens[f])/s.avg[f]))
 	}
 	return w
 }
@@ -92,20 +67,18 @@ var quantBounds = sync.OnceValue(func() *[quantLevels]float64 {
 	return &b
 })
 
-// dequantize is what the client computes from q.
+// qmax is logMaxWeight as the JSON index's manifest gives it, rounded.
+var qmax = round6(logMaxWeight)
+
+// dequantize is the weight of level q, as every reader of the indexes
+// computes it: expm1(q/255 × qmax).
 func dequantize(q uint8) float64 {
-	return math.Expm1(float64(q) / quantLevels * logMaxWeight)
+	return math.Expm1(float64(q) / quantLevels * qmax)
 }
 
 // idf is BM25's inverse document frequency.
 func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
-}
-
-// posting is one document of a term's list.
-type posting struct {
-	doc int32
-	q   uint8
 }
 
 // invert returns the sorted terms of the records and their postings, each
@@ -114,12 +87,11 @@ type posting struct {
 // of its counts once its impacts are known, and of its terms once its
 // postings are laid out: a build that keeps no record for the next (no
 // memo) does not hold the records and the postings whole at once.
-func invert(recs []*record, release bool) (terms []string, postings [][]posting) {
+func invert(recs []*record, release bool) (terms []string, postings [][]Posting) {
 	if len(recs) == 0 {
 		return nil, nil
 	}
 	byID := recs[0].dict.snapshot()
-	sc := newScorer(recs)
 	qs := make([][]uint8, len(recs))
 	parallel.For(context.Background(), len(recs), 0, func(i int) {
 		r := recs[i]
@@ -128,7 +100,7 @@ func invert(recs []*record, release bool) (terms []string, postings [][]posting)
 		for j := range r.terms {
 			var tf [len(fields)]uint16
 			tf, pos = r.tf(j, pos)
-			q[j] = quantize(sc.weight(&tf, &r.lens))
+			q[j] = quantize(termWeight(&tf, &r.lens))
 		}
 		qs[i] = q
 		if release {
@@ -152,14 +124,14 @@ func invert(recs []*record, release bool) (terms []string, postings [][]posting)
 	slices.SortFunc(used, func(a, b uint32) int { return compareUTF16(byID[a], byID[b]) })
 	rank := make([]int32, len(byID))
 	terms = make([]string, len(used))
-	postings = make([][]posting, len(used))
+	postings = make([][]Posting, len(used))
 	all := 0
 	for k, id := range used {
 		rank[id] = int32(k)
 		terms[k] = byID[id]
 		all += int(df[id])
 	}
-	flat := make([]posting, all)
+	flat := make([]Posting, all)
 	at := 0
 	for k, id := range used {
 		postings[k] = flat[at : at : at+int(df[id])]
@@ -168,7 +140,7 @@ func invert(recs []*record, release bool) (terms []string, postings [][]posting)
 	for i, r := range recs {
 		for j, id := range r.terms {
 			k := rank[id]
-			postings[k] = append(postings[k], posting{int32(i), qs[i][j]})
+			postings[k] = append(postings[k], Posting{int32(i), qs[i][j]})
 		}
 		if release {
 			r.terms, qs[i] = nil, nil

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -91,6 +92,8 @@ type builder struct {
 	// skill's from its content and analyses it, unless m has its record.
 	metas []*document
 	recs  []*record
+	// sample says which skills' text is kept for mining related terms.
+	sample relatedSample
 
 	bleve *bleveBuild // nil when the site has no bleve index
 }
@@ -149,12 +152,12 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 		m.Put(searchFormat+":dict", dc)
 	}
 	b := &builder{ctx: ctx, c: c, site: site, m: m, dict: dc,
-		metas: make([]*document, len(c.Skills)), recs: make([]*record, len(c.Skills))}
+		metas: make([]*document, len(c.Skills)), recs: make([]*record, len(c.Skills)), sample: newRelatedSample(len(c.Skills))}
 	parallel.For(ctx, len(c.Skills), 0, func(i int) {
 		s := c.Skills[i]
 		if key := recordKey(s); key != "" {
 			// An unchanged skill's record has its document.
-			if r, ok := memo.Lookup[*record](m, key); ok && r.dict == dc {
+			if r, ok := memo.Lookup[*record](m, key); ok && r.dict == dc && r.hasSeq == b.sample.keeps(s.Name) {
 				b.recs[i], b.metas[i] = r, r.doc
 				return
 			}
@@ -250,10 +253,14 @@ func (b *builder) skill(i int, s *pass.Skill) error {
 	}
 	d.setContent(s.Skill, k)
 	d.setBody(k)
+	fresh := b.recs[i] == nil
+	if fresh {
+		b.analyze(i, d)
+	}
 	if inChunk {
-		bleveDoc := newBleveDoc(d, bb.facets.of(d), bb.urls[i])
-		if b.recs[i] == nil {
-			b.analyze(i, d)
+		bleveDoc := newBleveDoc(d, bb.facets.of(d), bb.urls[i], b.recs[i].weighed())
+		if fresh {
+			d.dropText()
 		}
 		k := bb.chunkOf[i]
 		cp := &bb.inPass[k]
@@ -263,15 +270,16 @@ func (b *builder) skill(i int, s *pass.Skill) error {
 		}
 		return nil
 	}
-	b.analyze(i, d)
+	d.dropText()
 	return nil
 }
 
 // analyze makes the record of skill i from its document d, and keeps it
 // in the memo.
 func (b *builder) analyze(i int, d *document) {
-	r := analyze(d, b.dict)
-	r.key = recordKey(b.c.Skills[i])
+	s := b.c.Skills[i]
+	r := analyze(d, b.dict, b.sample.keeps(s.Name))
+	r.key = recordKey(s)
 	b.recs[i] = r
 	if r.key != "" {
 		b.m.Put(r.key, r)
@@ -352,9 +360,10 @@ func (b *builder) write(out *output.Writer) error {
 	for i, r := range b.recs {
 		docs[i] = r.doc
 	}
+	related := b.relatedTerms()
 	// Without a memo no record is kept for the next build: the JSON
 	// index may let go of them as it inverts them.
-	err := buildJSON(b.recs, computeFacets(docs), pageTemplate, b.m == nil, func(f jsonFile) error {
+	blocks, err := buildJSON(b.recs, computeFacets(docs), pageTemplate, related, b.m == nil, func(f jsonFile) error {
 		return out.WriteRaw(Dir+f.path, f.data)
 	})
 	if err != nil {
@@ -366,7 +375,7 @@ func (b *builder) write(out *output.Writer) error {
 	if b.bleve == nil {
 		return nil
 	}
-	files, err := b.bleveFiles()
+	files, err := b.bleveFiles(internalValues(related, blocks))
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
@@ -472,14 +481,15 @@ func (bb *bleveBuild) zipEntry(f bleveFile) (*zipped, error) {
 // bleveFormat changes whenever the segments skilldex writes do (mapping,
 // document fields, zap version), so that serve never reuses an older
 // skilldex's segment.
-const bleveFormat = "bleve-2"
+const bleveFormat = "bleve-3"
 
 // bleveFiles returns the files of the bleve index, sorted: index_meta.json
 // and store/root.bolt with their bytes, to be written, then a segment per
 // group of documents (see chunkOf), written already. The pass merged the
 // groups that had a chunk to build; the others are taken from the memo,
-// or merged here from the memo's chunks.
-func (b *builder) bleveFiles() ([]bleveFile, error) {
+// or merged here from the memo's chunks. root.bolt holds the internal
+// values.
+func (b *builder) bleveFiles(internal map[string][]byte) ([]bleveFile, error) {
 	bb, ctx := b.bleve, b.ctx
 	for k := range bb.inPass {
 		if err := bb.inPass[k].err; err != nil {
@@ -509,7 +519,7 @@ func (b *builder) bleveFiles() ([]bleveFile, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	root, err := rootBolt(bb.sh, len(bb.groups))
+	root, err := rootBolt(bb.sh, len(bb.groups), internal)
 	if err != nil {
 		return nil, err
 	}
@@ -520,14 +530,28 @@ func (b *builder) bleveFiles() ([]bleveFile, error) {
 	return files, nil
 }
 
-// rootBolts holds root.bolt by segment count: it depends on nothing else
-// (writeRoot), and bolt writes it only to a file, synced.
-var rootBolts sync.Map
+// lastRoot is the root.bolt last made, by its key (see rootBolt): it
+// depends on nothing else (writeRoot), bolt writes it only to a file,
+// synced, and serve's rebuilds mostly ask for the one before.
+var lastRoot struct {
+	sync.Mutex
+	key  string
+	data []byte
+}
 
-// rootBolt returns the root.bolt of an index of n segments.
-func rootBolt(sh *shell, n int) ([]byte, error) {
-	if b, ok := rootBolts.Load(n); ok {
-		return b.([]byte), nil
+// rootBolt returns the root.bolt of an index of n segments, with the
+// internal values.
+func rootBolt(sh *shell, n int, internal map[string][]byte) ([]byte, error) {
+	h := sha256.New()
+	for _, k := range slices.Sorted(maps.Keys(internal)) {
+		fmt.Fprintf(h, "%s\x00%d\x00", k, len(internal[k]))
+		h.Write(internal[k])
+	}
+	key := fmt.Sprintf("%d:%x", n, h.Sum(nil))
+	lastRoot.Lock()
+	defer lastRoot.Unlock()
+	if lastRoot.key == key {
+		return lastRoot.data, nil
 	}
 	tmp, err := os.MkdirTemp("", "skilldex-bleve-")
 	if err != nil {
@@ -535,14 +559,14 @@ func rootBolt(sh *shell, n int) ([]byte, error) {
 	}
 	defer os.RemoveAll(tmp)
 	path := filepath.Join(tmp, "root.bolt")
-	if err := writeRoot(path, sh.root, n); err != nil {
+	if err := writeRoot(path, sh.root, n, internal); err != nil {
 		return nil, err
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	rootBolts.Store(n, b)
+	lastRoot.key, lastRoot.data = key, b
 	return b, nil
 }
 

@@ -1,7 +1,9 @@
 // skilldex search core: ranks skills from the sharded JSON index that
 // `skilldex build` writes under search/ (see index/jsonindex.go for the
-// files). It touches no DOM, so that the page (static/search.js), tests and
-// benchmarks share it; under Node it is also a command:
+// files) with the ranking model of index/model.go, whose query-time
+// parameters the manifest carries. It touches no DOM, so that the page
+// (static/search.js), tests and benchmarks share it; under Node it is also
+// a command:
 //
 //   node static/search-core.js SITE_DIR QUERY
 //
@@ -9,15 +11,22 @@
 // the first results and what answering the query downloaded (gzip sizes,
 // as a static host serves them).
 //
-// Tokens and stemming must stay identical to index/analyze.go, which the
-// Go tests check on every word of the shared corpus. The ranking (parseQuery,
-// Index.matches, Index.search) is ported line for line to Go in
-// index/jsonsearch/search.go, which the MCP server uses: change both, and
-// its TestRankingMatchesCore compares them on the judged queries.
+// Tokens, stemming and the query syntax must stay identical to
+// index/analyze.go, index/porter.go and index/query.go, and the ranking
+// to index/rank.go, which ranks the bleve index (skilldex search) and,
+// through index/jsonsearch, this JSON index for Go programs (skilldex
+// mcp): the Go tests check them on every word of the corpus, on
+// testdata/queries.json and on the judged queries.
 
+// STOP are the stop words (index.stopWords): bleve's English ones without
+// apostrophes, and s, t and will.
 const STOP = new Set(
-  ('a an and are as at be but by for from has have how i if in into is it its of on or s t that the their ' +
-    'then there these this to was were what when where which who will with you your').split(' '),
+  ('a about above after again against all am an and any are as at be because been before being below between both but by ' +
+    'cannot could did do does doing down during each few for from further had has have having he her here hers herself him ' +
+    'himself his how i if in into is it its itself me more most my myself no nor not of off on once only or other ought our ' +
+    'ours ourselves out over own s same she should so some such t than that the their theirs them themselves then there ' +
+    'these they this those through to too under until up very was we were what when where which while who whom why will ' +
+    'with would you your yours yourself yourselves').split(' '),
 );
 
 const MAX_TOKEN = 32;
@@ -47,6 +56,9 @@ export function tokens(text) {
   return out;
 }
 
+// Porter's stemmer as bleve runs it (go-porterstemmer; index/porter.go),
+// on an array of characters (code points).
+
 function isConsonant(b, i) {
   switch (b[i]) {
     case 'a': case 'e': case 'i': case 'o': case 'u':
@@ -70,6 +82,13 @@ function measure(b) {
   return m;
 }
 
+/** ends reports whether b ends with the ASCII suffix s and is longer. */
+function ends(b, s) {
+  if (b.length <= s.length) return false;
+  for (let k = 0; k < s.length; k++) if (b[b.length - s.length + k] !== s[k]) return false;
+  return true;
+}
+
 function hasVowel(b) {
   for (let i = 0; i < b.length; i++) if (!isConsonant(b, i)) return true;
   return false;
@@ -82,55 +101,183 @@ function doubleConsonant(b) {
 
 function cvc(b) {
   const n = b.length;
-  if (n < 3 || !isConsonant(b, n - 3) || isConsonant(b, n - 2) || !isConsonant(b, n - 1)) return false;
-  const c = b[n - 1];
-  return c !== 'w' && c !== 'x' && c !== 'y';
+  return n >= 3 && isConsonant(b, n - 3) && !isConsonant(b, n - 2) && isConsonant(b, n - 1);
 }
 
-/** Stem: Porter steps 1a, 1b and 1c on ASCII words longer than 3 (index.Stem). */
-export function stem(w) {
-  if (w.length <= 3 || !/^[a-z]+$/.test(w)) return w;
-  let b = w;
-  if (b.endsWith('sses')) b = b.slice(0, -2);
-  else if (b.endsWith('ies')) b = b.slice(0, -2);
-  else if (b.endsWith('ss')) { /* keep */ }
-  else if (b.endsWith('s')) b = b.slice(0, -1);
-  let again = false;
-  if (b.endsWith('eed')) {
-    if (measure(b.slice(0, -3)) > 0) b = b.slice(0, -1);
-  } else if (b.endsWith('ed') && hasVowel(b.slice(0, -2))) {
-    b = b.slice(0, -2);
-    again = true;
-  } else if (b.endsWith('ing') && hasVowel(b.slice(0, -3))) {
-    b = b.slice(0, -3);
-    again = true;
-  }
-  if (again) {
-    if (b.endsWith('at') || b.endsWith('bl') || b.endsWith('iz')) b += 'e';
-    else if (doubleConsonant(b) && !b.endsWith('l') && !b.endsWith('s') && !b.endsWith('z')) b = b.slice(0, -1);
-    else if (measure(b) === 1 && cvc(b)) b += 'e';
-  }
-  if (b.endsWith('y') && hasVowel(b.slice(0, -1))) b = b.slice(0, -1) + 'i';
+function step1a(b) {
+  if (ends(b, 'sses') || ends(b, 'ies')) return b.slice(0, -2);
+  if (ends(b, 'ss')) return b;
+  if (ends(b, 's')) return b.slice(0, -1);
   return b;
 }
 
+function step1b(b) {
+  if (ends(b, 'eed')) return measure(b.slice(0, -3)) > 0 ? b.slice(0, -1) : b;
+  let st;
+  if (ends(b, 'ed')) st = b.slice(0, -2);
+  else if (ends(b, 'ing')) st = b.slice(0, -3);
+  else return b;
+  if (!hasVowel(st)) return b;
+  const last = st[st.length - 1];
+  if (ends(st, 'at') || ends(st, 'bl') || ends(st, 'iz')) return st.concat('e');
+  if (last !== 'l' && last !== 's' && last !== 'z' && doubleConsonant(st)) return st.slice(0, -1);
+  if (measure(st) === 1 && cvc(st) && last !== 'w' && last !== 'x' && last !== 'y') return st.concat('e');
+  return st;
+}
+
+function step1c(b) {
+  if (b.length >= 2 && b[b.length - 1] === 'y' && hasVowel(b.slice(0, -1))) return b.slice(0, -1).concat('i');
+  return b;
+}
+
+const STEP2 = [
+  ['ational', 'ate'], ['tional', 'tion'], ['enci', 'ence'], ['anci', 'ance'], ['izer', 'ize'],
+  ['bli', 'ble'], ['alli', 'al'], ['entli', 'ent'], ['eli', 'e'], ['ousli', 'ous'],
+  ['ization', 'ize'], ['ation', 'ate'], ['ator', 'ate'], ['alism', 'al'], ['iveness', 'ive'],
+  ['fulness', 'ful'], ['ousness', 'ous'], ['aliti', 'al'], ['iviti', 'ive'], ['biliti', 'ble'],
+  ['logi', 'log'],
+];
+
+const STEP3 = [['icate', 'ic'], ['ative', ''], ['alize', 'al'], ['iciti', 'ic'], ['ical', 'ic'], ['ful', ''], ['ness', '']];
+
+const STEP4 = ['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ion', 'ou', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize'];
+
+function replace(b, rules) {
+  for (const [suffix, by] of rules) {
+    if (!ends(b, suffix)) continue;
+    const rest = b.slice(0, b.length - suffix.length);
+    return measure(rest) > 0 ? rest.concat([...by]) : b;
+  }
+  return b;
+}
+
+function step4(b) {
+  for (const s of STEP4) {
+    if (!ends(b, s)) continue;
+    const rest = b.slice(0, b.length - s.length);
+    const last = rest[rest.length - 1];
+    return measure(rest) > 1 && (s !== 'ion' || last === 's' || last === 't') ? rest : b;
+  }
+  return b;
+}
+
+function step5a(b) {
+  if (b[b.length - 1] !== 'e') return b;
+  const rest = b.slice(0, -1);
+  const m = measure(rest);
+  if (m > 1) return rest;
+  if (m === 1) {
+    const last = rest[rest.length - 1];
+    if (!(cvc(rest) && last !== 'w' && last !== 'x' && last !== 'y')) return rest;
+  }
+  return b;
+}
+
+function step5b(b) {
+  const n = b.length;
+  if (n > 2 && b[n - 2] === 'l' && b[n - 1] === 'l' && measure(b.slice(0, -1)) > 1) return b.slice(0, -1);
+  return b;
+}
+
+/** Stem returns the term of a folded word: Porter's stem, as bleve's English analyzer makes it (index.Stem). */
+export function stem(w) {
+  let b = [...w];
+  if (b.length <= 2) return w;
+  b = step1a(b);
+  b = step1b(b);
+  b = step1c(b);
+  b = replace(b, STEP2);
+  b = replace(b, STEP3);
+  b = step4(b);
+  b = step5a(b);
+  b = step5b(b);
+  return b.join('');
+}
+
+// FILTERS maps a filter's name in a query to the facet it filters (index.filterFacets).
+const FILTERS = {
+  type: 'type', tag: 'tags', category: 'category', capability: 'capabilities',
+  source: 'source', license: 'license', status: 'status', format: 'format',
+};
+
+// SPACE is Go's unicode.IsSpace.
+const SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
+const LETTER_OR_DIGIT = /[\p{L}\p{Nd}]$/u;
+
 /**
- * parseQuery splits a query into the words to match. The last word is a
- * prefix (the user is still typing it) unless the query ends with a space
- * or punctuation. Stop words are dropped, except as a prefix.
+ * parseQuery parses a query (index.ParseQuery): {clauses: [{words, phrase,
+ * required, excluded, facet, value}]}, each word {raw, term, prefix, stop,
+ * conversational}. conversational is the set of conversational words (the
+ * manifest's model); without it none is.
  */
-export function parseQuery(q) {
-  const folded = fold(q || '');
-  const all = words(folded);
-  const typing = all.length > 0 && /[\p{L}\p{Nd}]$/u.test(folded);
-  const out = [];
-  all.forEach((w, i) => {
-    if ([...w].length > MAX_TOKEN) return;
-    const prefix = typing && i === all.length - 1;
-    if (STOP.has(w) && !prefix) return;
-    out.push({ raw: w, stem: stem(w), prefix, stop: STOP.has(w) });
-  });
-  return out;
+export function parseQuery(q, conversational) {
+  q = q || '';
+  const conv = conversational || new Set();
+  const clauses = [];
+  const quoted = (i) => {
+    const end = q.indexOf('"', i + 1);
+    return end < 0 ? [q.slice(i + 1), q.length] : [q.slice(i + 1, end), end + 1];
+  };
+  let i = 0;
+  while (i < q.length) {
+    const cp = String.fromCodePoint(q.codePointAt(i));
+    if (SPACE.test(cp)) {
+      i += cp.length;
+      continue;
+    }
+    const c = {};
+    if ((q[i] === '+' || q[i] === '-') && i + 1 < q.length && !SPACE.test(String.fromCodePoint(q.codePointAt(i + 1))) && q[i + 1] !== '+' && q[i + 1] !== '-') {
+      if (q[i] === '+') c.required = true;
+      else c.excluded = true;
+      i++;
+    }
+    let text;
+    if (q[i] === '"') {
+      [text, i] = quoted(i);
+      c.phrase = true;
+    } else {
+      let end = i;
+      while (end < q.length) {
+        const ch = String.fromCodePoint(q.codePointAt(end));
+        if (SPACE.test(ch)) break;
+        end += ch.length;
+      }
+      const tok = q.slice(i, end);
+      const colon = tok.indexOf(':');
+      const facet = colon >= 0 ? FILTERS[tok.slice(0, colon).toLowerCase()] : undefined;
+      if (facet && Object.hasOwn(FILTERS, tok.slice(0, colon).toLowerCase())) {
+        let value = tok.slice(colon + 1);
+        if (value.startsWith('"')) [value, end] = quoted(i + colon + 1);
+        i = end;
+        value = value.trim();
+        if (value !== '') {
+          c.facet = facet;
+          c.value = value;
+          clauses.push(c);
+        }
+        continue;
+      }
+      text = tok;
+      i = end;
+    }
+    const exact = !!(c.phrase || c.required || c.excluded);
+    c.words = [];
+    for (const w of words(fold(text))) {
+      if ([...w].length > MAX_TOKEN) continue;
+      c.words.push({ raw: w, term: stem(w), prefix: false, stop: STOP.has(w), conversational: !exact && conv.has(w) });
+    }
+    if (c.words.length > 1 && (c.required || c.excluded)) c.phrase = true;
+    if (c.words.length > 0) clauses.push(c);
+  }
+  const folded = fold(q);
+  if (LETTER_OR_DIGIT.test(folded) && clauses.length > 0) {
+    const c = clauses[clauses.length - 1];
+    if (!c.phrase && !c.excluded && !c.facet && c.words.length > 0 && folded.endsWith(c.words[c.words.length - 1].raw)) {
+      c.words[c.words.length - 1].prefix = true;
+    }
+  }
+  for (const c of clauses) if (c.words) c.words = c.words.filter((w) => !w.stop || w.prefix);
+  return { clauses: clauses.filter((c) => c.facet || c.words.length > 0) };
 }
 
 /** editDistance is the optimal string alignment distance, or max+1 past max. */
@@ -167,11 +314,11 @@ export function prefixFile(p) {
 // "reviewi" is typed, "reviewing" (stem "review") is meant.
 const SUFFIXES = ['s', 'es', 'ed', 'ing'];
 
-// Score factors of the ways a key can match a word.
-const EXACT = 1;
-const FUZZY = [0, 0.6, 0.4]; // by edit distance
-const MAX_COMPLETIONS = 24;
-const MAX_FUZZY = 3;
+// How a key was matched (index.keyKind): which of its term's documents count.
+const EXACT = 0;
+const COMPLETION = 1;
+const NEIGHBOUR = 2;
+const RELATED = 3;
 
 /** decode turns [Δdoc, q, ...] into parallel doc and q arrays. */
 function decodePostings(list) {
@@ -197,6 +344,22 @@ function decodeDocs(list) {
   return out;
 }
 
+/** top keeps the n highest weights of a list (ties: the first documents), in document order (index.split). */
+function top(list, n) {
+  if (list.docs.length <= n) return list;
+  const idx = Array.from(list.docs, (_, i) => i);
+  idx.sort((a, b) => list.qs[b] - list.qs[a] || list.docs[a] - list.docs[b]);
+  const keep = idx.slice(0, n).sort((a, b) => a - b);
+  return { docs: Int32Array.from(keep, (i) => list.docs[i]), qs: Uint8Array.from(keep, (i) => list.qs[i]) };
+}
+
+/** completionFactor is the factor of a term of termLen letters of which typed were typed. */
+function completionFactor(model, typed, termLen) {
+  return model.completion[0] + model.completion[1] * Math.min(typed / termLen, 1);
+}
+
+const len = (s) => [...s].length;
+
 /**
  * Index reads a site's JSON search index through load(path), which
  * returns the parsed JSON of a file under search/ (or null when missing).
@@ -212,9 +375,13 @@ export class Index {
   async init() {
     if (!this.manifest) this.manifest = await this.load('manifest.json');
     const m = this.manifest;
-    if (!m || m.version !== 1) throw new Error('search index: unknown manifest version');
-    this.weights = new Float64Array(256);
-    for (let q = 0; q < 256; q++) this.weights[q] = Math.expm1((q / 255) * m.qmax);
+    if (!m || m.version !== 2) throw new Error('search index: unknown manifest version');
+    if (!this.weights) {
+      this.weights = new Float64Array(256);
+      for (let q = 0; q < 256; q++) this.weights[q] = Math.expm1((q / 255) * m.qmax);
+      this.model = m.model;
+      this.conversational = new Set(m.model.conversationalWords);
+    }
     return m;
   }
 
@@ -252,7 +419,7 @@ export class Index {
     return (await this.file('t/' + i + '.json')) || [];
   }
 
-  /** lookup finds key's entry: {key, df, idf, list, shard, index} or null. */
+  /** lookup finds key's entry: {key, df, idf, list, related, shard, index} or null. */
   async lookup(key) {
     const s = this.shardOf(key);
     const entries = await this.shard(s);
@@ -282,64 +449,83 @@ export class Index {
       }
     }
     found.sort((a, b) => b.df - a.df || (a.key < b.key ? -1 : 1));
-    return found.slice(0, MAX_COMPLETIONS);
+    return found.slice(0, this.model.completions);
   }
 
-  /** neighbours returns keys of key's shard within edit distance, most documents first. */
-  async neighbours(key) {
-    const len = [...key].length;
-    if (len < 4) return [];
-    const max = len >= 8 ? 2 : 1;
+  /** neighbours returns the keys of key's shard within max edits, nearest first, then in the most documents. */
+  async neighbours(key, max) {
+    const k = [...key];
     const s = this.shardOf(key);
     const out = [];
     const entries = await this.shard(s);
     entries.forEach((e, i) => {
       if (e[0] === key) return;
-      const d = editDistance(key, e[0], max);
+      const d = editDistance(k, [...e[0]], max);
       if (d <= max) out.push({ ...entryOf(e, s, i), distance: d });
     });
     out.sort((a, b) => a.distance - b.distance || b.df - a.df);
-    return out.slice(0, MAX_FUZZY);
+    return out.slice(0, this.model.neighbours);
   }
 
-  /** matches returns the keys a query word matches, each with its factor. */
-  async matches(word) {
-    const keys = new Map(); // key -> {entry, factor}
-    const add = (e, factor) => {
+  /**
+   * matches returns the keys of a query word (index.matcher.matches), each
+   * {entry, factor, kind}: its term; for the word being typed, the stems of
+   * its endings, the terms it goes past and its completions; the
+   * completions of a word that is no term; spelling neighbours of a word
+   * that matches nothing (or only a rare term); the related terms of its
+   * term. A phrase's word (exact) matches its term alone.
+   */
+  async matches(word, exact) {
+    const model = this.model;
+    const keys = new Map(); // key -> {entry, factor, kind}
+    const add = (e, factor, kind) => {
       if (!e) return;
       const had = keys.get(e.key);
-      if (!had || had.factor < factor) keys.set(e.key, { entry: e, factor });
+      if (!had || had.factor < factor) keys.set(e.key, { entry: e, factor, kind });
     };
-    if (!word.stop) add(await this.lookup(word.stem), EXACT);
-    // A word that is not a term of the index may be the start of one
-    // ("postgres" of postgresql), as the word being typed always may.
-    const completing = word.prefix || keys.size === 0;
+    if (!word.stop) add(await this.lookup(word.term), 1, EXACT);
+    if (exact) return keys;
+    const hasExact = keys.size > 0;
+    const completing = word.prefix || !hasExact;
+    const ofTerm = hasExact ? model.completionOfTerm : 1;
+    const raw = [...word.raw];
     if (word.prefix) {
-      const stems = new Set();
+      const stems = [];
       for (const sfx of SUFFIXES) {
         for (let k = 1; k < sfx.length; k++) {
-          if (word.raw.endsWith(sfx.slice(0, k))) stems.add(stem(word.raw + sfx.slice(k)));
+          if (word.raw.endsWith(sfx.slice(0, k))) {
+            const s = stem(word.raw + sfx.slice(k));
+            if (s !== word.term && !stems.includes(s)) stems.push(s);
+          }
         }
       }
-      stems.delete(word.stem);
-      for (const s of stems) add(await this.lookup(s), EXACT);
+      for (const s of stems) add(await this.lookup(s), 1, EXACT);
+      for (let l = raw.length - 1; l >= Math.max(model.typedTerm, raw.length - model.typedPast); l--) {
+        add(await this.lookup(raw.slice(0, l).join('')), completionFactor(model, l, raw.length) * ofTerm, COMPLETION);
+      }
     }
-    if (completing && [...word.raw].length >= (word.prefix ? 1 : 3)) {
-      const prefixes = new Set([word.raw, word.stem]);
+    if (completing && raw.length >= (word.prefix ? 1 : model.completeFrom)) {
+      const prefixes = [word.raw];
+      if (word.term !== word.raw) prefixes.push(word.term);
       for (const p of prefixes) {
         for (const e of await this.completions(p)) {
-          const ratio = [...p].length / [...e.key].length;
-          add(e, e.key === word.stem ? EXACT : 0.5 + 0.45 * Math.min(ratio, 1));
+          if (e.key === word.term) add(e, 1, EXACT);
+          else add(e, completionFactor(model, len(p), len(e.key)) * ofTerm, COMPLETION);
         }
       }
     }
     if (word.stop && keys.size === 0) return keys;
-    const exact = keys.get(word.stem);
-    if (keys.size === 0 || (exact && exact.entry.df <= 2 && keys.size === 1)) {
-      for (const e of await this.neighbours(word.stem)) {
-        if (!exact || e.df > 4 * exact.entry.df) add(e, FUZZY[e.distance]);
+    const had = keys.get(word.term);
+    const exactEntry = had ? had.entry : null;
+    if (keys.size === 0 || (exactEntry && exactEntry.df <= model.fuzzyRare && keys.size === 1)) {
+      const n = len(word.term);
+      if (n >= model.fuzzyFrom[0]) {
+        for (const e of await this.neighbours(word.term, n >= model.fuzzyFrom[1] ? 2 : 1)) {
+          if (!exactEntry || e.df > model.fuzzyCommoner * exactEntry.df) add(e, model.fuzzy[e.distance - 1], NEIGHBOUR);
+        }
       }
     }
+    if (exactEntry) for (const r of exactEntry.related) add(r, model.related * r.similarity, RELATED);
     return keys;
   }
 
@@ -350,73 +536,141 @@ export class Index {
     return list ? decodePostings(list) : null;
   }
 
+  /**
+   * postings returns the lists of a key's documents that count (index.headOf):
+   * completions' and neighbours' first completionHead, related terms'
+   * first relatedHead (their entries hold no more), a term's head, or
+   * with full all its documents. approximate is set when a head stood
+   * for more.
+   */
+  async postings(k, full, approximate) {
+    const model = this.model;
+    if (k.kind === COMPLETION || k.kind === NEIGHBOUR) return [top(k.entry.list, model.completionHead)];
+    if (k.kind === RELATED) return [top(k.entry.list, model.relatedHead)];
+    const lists = [k.entry.list];
+    if (k.entry.df > k.entry.list.docs.length) {
+      const t = full ? await this.tail(k.entry) : null;
+      if (t) lists.push(t);
+      else approximate.value = true;
+    }
+    return lists;
+  }
+
   /** facetDocs returns the documents having value number v of facet id. */
   async facetDocs(id, v) {
     const list = await this.file('f/' + id + '/' + v + '.json');
     return list ? decodeDocs(list) : new Int32Array(0);
   }
 
+  /** valueDocs returns the documents having a facet value, compared case-insensitively. */
+  async valueDocs(id, value) {
+    const want = value.toLowerCase();
+    const v = (await this.facetValues(id)).find((x) => String(x[0]).toLowerCase() === want);
+    return v ? this.facetDocs(id, v[2]) : new Int32Array(0);
+  }
+
   /**
-   * search ranks the documents matching query. opts: filters (array of
-   * [facet id, [value numbers]]: a document must have one of the values of
-   * every facet), sort ("relevance" or "name"), full (load every posting,
-   * not only the heads; implied by filters and by sorting by name).
-   * Returns {hits: [{doc, score}], total, approximate, terms, words}.
+   * search ranks the documents matching query (index.rank). opts: filters
+   * (array of [facet id, [value numbers]]: a document must have one of
+   * the values of every facet), sort ("relevance" or "name"), full (count
+   * every document of a term, not only the head; implied by filters,
+   * required and excluded words, phrases and sorting by name). Returns
+   * {hits: [{doc, score}], total, approximate, terms, words}.
    */
   async search(query, opts = {}) {
     const m = await this.init();
-    const ws = parseQuery(query);
+    const model = this.model;
+    const pq = parseQuery(query, this.conversational);
     const filters = (opts.filters || []).filter(([, vs]) => vs && vs.length);
-    const full = !!opts.full || filters.length > 0 || opts.sort === 'name';
+    let full = !!opts.full || filters.length > 0 || opts.sort === 'name';
+    for (const c of pq.clauses) if (c.facet || c.required || c.excluded || c.phrase) full = true;
 
     let allowed = null;
+    const restrict = (set) => {
+      if (!allowed) allowed = set;
+      else for (const d of allowed) if (!set.has(d)) allowed.delete(d);
+    };
+    const excluded = new Set();
     for (const [id, values] of filters) {
       const set = new Set();
       for (const v of values) for (const d of await this.facetDocs(id, v)) set.add(d);
-      allowed = allowed ? new Set([...allowed].filter((d) => set.has(d))) : set;
+      restrict(set);
     }
+    for (const c of pq.clauses) {
+      if (!c.facet) continue;
+      const set = new Set(await this.valueDocs(c.facet, c.value));
+      if (c.excluded) for (const d of set) excluded.add(d);
+      else restrict(set);
+    }
+    const approximate = { value: false };
+    const docsOf = async (keys, accept) => {
+      const set = new Set();
+      for (const k of keys.values()) {
+        if (!accept(k.kind)) continue;
+        for (const { docs } of await this.postings(k, full, approximate)) for (const d of docs) set.add(d);
+      }
+      return set;
+    };
+    const ws = [];
+    const allKeys = [];
+    for (const c of pq.clauses) {
+      if (c.facet) continue;
+      if (c.excluded) {
+        let all = null;
+        for (const w of c.words) {
+          const set = await docsOf(await this.matches(w, true), () => true);
+          if (!all) all = set;
+          else for (const d of all) if (!set.has(d)) all.delete(d);
+        }
+        for (const d of all || []) excluded.add(d);
+        continue;
+      }
+      for (const w of c.words) {
+        const keys = await this.matches(w, !!c.phrase);
+        if (c.required || c.phrase) restrict(await docsOf(keys, (k) => k !== RELATED));
+        ws.push(w);
+        allKeys.push(keys);
+      }
+    }
+    const ok = (d) => !excluded.has(d) && (!allowed || allowed.has(d));
 
     const scores = new Map(); // doc -> [sum, words matched]
     const terms = [];
-    let approximate = false;
-    const perWord = await Promise.all(ws.map((w) => this.matches(w)));
     let counted = 0;
     for (let wi = 0; wi < ws.length; wi++) {
-      const keys = perWord[wi];
+      const keys = allKeys[wi];
       if (ws[wi].stop && keys.size === 0) continue;
-      counted++;
+      const conv = ws[wi].conversational ? model.conversational : 1;
+      if (!ws[wi].conversational) counted++;
       const best = new Map();
-      for (const { entry, factor } of keys.values()) {
-        terms.push(entry.key);
-        const lists = [entry.list];
-        if (entry.df > entry.list.docs.length) {
-          const t = full ? await this.tail(entry) : null;
-          if (t) lists.push(t);
-          else approximate = true;
-        }
-        const w = entry.idf * factor;
-        for (const { docs, qs } of lists) {
+      const own = new Set(); // matched by a key other than a related term
+      for (const k of keys.values()) {
+        terms.push(k.entry.key);
+        const w = k.entry.idf * (k.factor * conv);
+        for (const { docs, qs } of await this.postings(k, full, approximate)) {
           for (let i = 0; i < docs.length; i++) {
             const d = docs[i];
-            if (allowed && !allowed.has(d)) continue;
+            if (!ok(d)) continue;
             const s = w * this.weights[qs[i]];
             const had = best.get(d);
             if (had === undefined || had < s) best.set(d, s);
+            if (k.kind !== RELATED) own.add(d);
           }
         }
       }
       for (const [d, s] of best) {
         const cur = scores.get(d);
+        const k = !ws[wi].conversational && own.has(d) ? 1 : 0;
         if (cur) {
           cur[0] += s;
-          cur[1]++;
-        } else scores.set(d, [s, 1]);
+          cur[1] += k;
+        } else scores.set(d, [s, k]);
       }
     }
 
     let hits;
-    if (ws.length === 0 && allowed) {
-      hits = [...allowed].map((doc) => ({ doc, score: 0 }));
+    if (ws.length === 0) {
+      hits = allowed ? [...allowed].filter(ok).map((doc) => ({ doc, score: 0 })) : [];
     } else {
       const n = Math.max(counted, 1);
       hits = [];
@@ -424,7 +678,7 @@ export class Index {
     }
     if (opts.sort === 'name') hits.sort((a, b) => a.doc - b.doc);
     else hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    return { hits, total: hits.length, approximate, terms: [...new Set(terms)], words: ws };
+    return { hits, total: hits.length, approximate: approximate.value, terms: [...new Set(terms)], words: ws };
   }
 
   /** cards returns the result cards of docs, in order. */
@@ -449,8 +703,10 @@ export class Index {
   }
 }
 
+/** entryOf reads an entry [term, df, idf, head, related?]; related entries are [term, similarity, idf, head]. */
 function entryOf(e, shard, index) {
-  return { key: e[0], df: e[1], idf: e[2], list: decodePostings(e[3]), shard, index };
+  const related = (e[4] || []).map((r) => ({ key: r[0], similarity: r[1], idf: r[2], df: 0, list: decodePostings(r[3]), related: [], shard: -1, index: -1 }));
+  return { key: e[0], df: e[1], idf: e[2], list: decodePostings(e[3]), related, shard, index };
 }
 
 /** highlight splits text into [text, marked] runs: words matching terms or the prefix being typed. */

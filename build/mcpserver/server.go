@@ -32,7 +32,7 @@ const (
 
 // SearchInput is search_skills' input.
 type SearchInput struct {
-	Query string `json:"query" jsonschema:"what the skill should do, in words (the last word also matches as a prefix, a misspelt word its nearest spelling)"`
+	Query string `json:"query" jsonschema:"what the skill should do, in words (the last word also matches as a prefix, a misspelt word its nearest spelling); the site's search syntax too: \"a phrase\", +word (required), -word (excluded), type:cli, tag:x, source:x"`
 	Limit int    `json:"limit,omitempty" jsonschema:"how many skills to return, 1 to 50 (default 10)"`
 	Type  string `json:"type,omitempty" jsonschema:"keep skills of this UASP type: cli, api, knowledge or hybrid"`
 	Tag   string `json:"tag,omitempty" jsonschema:"keep skills with this tag"`

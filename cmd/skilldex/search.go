@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/skilldex/skilldex/index"
 )
@@ -22,14 +23,30 @@ func newSearchCmd() *cobra.Command {
 		indexPath string
 		asJSON    bool
 		limit     int
+		explain   bool
 	)
 	cmd := &cobra.Command{
-		Use:   "search [--index DIR|FILE] [--json] [--limit N] TERMS...",
+		Use:   "search [--index DIR|FILE] [--json] [--limit N] [--explain] TERMS...",
 		Short: "Search a built site's skills from the command line",
 		Long: `search queries the bleve index that skilldex build writes into the site
-(search/bleve, and the same index as one file, search/bleve.zip). The last
-word matches as a prefix, so "kube" finds kubernetes; a misspelt word is
-matched to its nearest spelling. Matches are highlighted.
+(search/bleve, and the same index as one file, search/bleve.zip), and
+ranks as the site's search page does. The last word matches as a prefix,
+so "kube" finds kubernetes; a misspelt word is matched to its nearest
+spelling. Matches are highlighted.
+
+Query syntax, as on the search page:
+  "a phrase"      its words, each required, matched as typed
+  +word  -word    a word required; a word no result may have
+  type:cli  tag:x  source:x  category:x  license:x  status:x  format:x
+                  only skills with that value (quote values with spaces:
+                  source:"my skills"); -tag:x leaves them out
+
+A word to exclude starts with -, as a flag does: put the terms after --
+(skilldex search -- deploy -pdf).
+
+--explain prints how each hit's score is made: each word's term, idf,
+factor and weight, the weight split by field, and the share of words
+matched.
 
 --index takes the index folder, a site folder, or the archive file (which
 is opened as is: download search/bleve.zip from any skilldex site and
@@ -40,6 +57,7 @@ Exit status: 0 when something matched; 1 when nothing did; 2 on usage or
 I/O failure.`,
 		Example: `  skilldex search kubernetes deploy
   skilldex search --json --limit 3 review pull request
+  skilldex search --explain -- '"code review"' -python type:knowledge
   skilldex search --index skills-site/search/bleve.zip pdf`,
 		Args: argsBetween(1, -1, "words to search for"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,7 +73,7 @@ I/O failure.`,
 				return failure(err)
 			}
 			defer ix.Close()
-			res, err := ix.Search(strings.Join(args, " "), limit)
+			res, err := ix.SearchWith(strings.Join(args, " "), index.SearchOptions{Limit: limit, Explain: explain, Facets: asJSON})
 			if err != nil {
 				return failure(err)
 			}
@@ -78,9 +96,18 @@ I/O failure.`,
 			return nil
 		},
 	}
+	cmd.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		ferr := flagError(c, err)
+		var notExist *pflag.NotExistError
+		if errors.As(err, &notExist) {
+			return fmt.Errorf("%w; a word to exclude starts with - as a flag does: put the terms after -- (skilldex search -- deploy -pdf)", ferr)
+		}
+		return ferr
+	})
 	cmd.Flags().StringVar(&indexPath, "index", "", "the bleve index: folder, site folder or .zip archive (default public/search/bleve)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"hits": [{"name", "score", ...}], "total", "facets"} in rank order`)
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print {"hits": [{"name", "score", ...}], "total", "facets"} in rank order (with --explain, each hit's "explanation")`)
 	cmd.Flags().IntVar(&limit, "limit", 10, "most results to show")
+	cmd.Flags().BoolVar(&explain, "explain", false, "show how each hit's score is made, by term and field")
 	return cmd
 }
 
@@ -158,8 +185,37 @@ func printHits(w io.Writer, res *index.Result, color bool) {
 		if h.URL != "" {
 			fmt.Fprintf(w, "    %s\n", h.URL)
 		}
+		if h.Explanation != nil {
+			printExplanation(w, h)
+		}
 	}
 	if len(res.Hits) > 0 && res.Total > uint64(len(res.Hits)) {
 		fmt.Fprintf(w, "(%d of %d matching skills; --limit shows more)\n", len(res.Hits), res.Total)
+	}
+}
+
+// printExplanation writes how a hit's score is made.
+func printExplanation(w io.Writer, h index.Hit) {
+	ex := h.Explanation
+	fmt.Fprintf(w, "    score %.4g = sum %.4g × %d/%d words matched\n", h.Score, ex.Sum, ex.Matched, ex.Counted)
+	for _, ws := range ex.Words {
+		word := ws.Word
+		if ws.Conversational {
+			word += " (conversational)"
+		}
+		if ws.Term == "" {
+			fmt.Fprintf(w, "      %s: no match\n", word)
+			continue
+		}
+		fmt.Fprintf(w, "      %s → %s (%s): idf %.3f × factor %.3g × weight %.3f = %.4g\n", word, ws.Term, ws.Match, ws.IDF, ws.Factor, ws.Weight, ws.Score)
+		var parts []string
+		for _, f := range ws.Fields {
+			parts = append(parts, fmt.Sprintf("%s %d in %d: %.3f", f.Field, f.Count, f.Length, f.Weight))
+		}
+		if len(parts) == 0 {
+			// bleve's fields keep some words whole that the model splits.
+			parts = append(parts, "by field: inside words the fields keep whole (snake_case, v1.2)")
+		}
+		fmt.Fprintf(w, "        %s\n", strings.Join(parts, "; "))
 	}
 }

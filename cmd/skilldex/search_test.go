@@ -60,6 +60,48 @@ Body.
 		t.Errorf("pdf from the archive: exit %d\n%s", code, out)
 	}
 
+	// --explain: the score by word and term, the weight by field.
+	code, out, _ = runCLI("search", "--index", site, "--explain", "deploy", "to", "kubernetes")
+	for _, want := range []string{"score ", "= sum ", "2/2 words matched", "deploy → deploi (term): idf ", "kubernetes → kubernet (term)", "name 1 in 2: ", "description 1 in 4: "} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("--explain: exit %d, no %q in\n%s", code, want, out)
+		}
+	}
+	code, out, _ = runCLI("search", "--index", site, "--json", "--explain", "kubectl")
+	var explained struct {
+		Hits []struct {
+			Name        string `json:"name"`
+			Explanation struct {
+				Words []struct {
+					Word, Term, Match string
+					Fields            []struct{ Field string }
+				} `json:"words"`
+			} `json:"explanation"`
+		} `json:"hits"`
+	}
+	if err := json.Unmarshal([]byte(out), &explained); err != nil || code != 0 {
+		t.Fatalf("--json --explain: exit %d, %v\n%s", code, err, out)
+	}
+	if h := explained.Hits; len(h) != 1 || len(h[0].Explanation.Words) != 1 || h[0].Explanation.Words[0].Term != "kubectl" ||
+		len(h[0].Explanation.Words[0].Fields) == 0 || h[0].Explanation.Words[0].Fields[0].Field != "description" {
+		t.Errorf("--json --explain kubectl: %s", out)
+	}
+
+	// The query syntax: an excluded word (after --, not to be a flag), a
+	// filter.
+	if code, out, _ = runCLI("search", "--index", site, "--json", "body"); code != 0 || !strings.Contains(out, "kubernetes-deploy") || !strings.Contains(out, "pdf-tools") {
+		t.Errorf("body: exit %d\n%s", code, out)
+	}
+	if code, out, _ = runCLI("search", "--index", site, "--json", "--", "-pdf", "body"); code != 0 || !strings.Contains(out, "kubernetes-deploy") || strings.Contains(out, "pdf-tools") {
+		t.Errorf("-- -pdf body: exit %d\n%s", code, out)
+	}
+	if code, _, errs := runCLI("search", "--index", site, "deploy", "-kubectl"); code != 2 || !strings.Contains(errs, "put the terms after --") {
+		t.Errorf("deploy -kubectl: exit %d, %q", code, errs)
+	}
+	if code, _, _ = runCLI("search", "--index", site, "type:cli", "deploy"); code != 1 {
+		t.Errorf("type:cli deploy: exit %d, want 1 (no skill is of type cli)", code)
+	}
+
 	if code, _, errs := runCLI("search", "--index", site, "nothingmatcheszz"); code != 1 || !strings.Contains(errs, "no skill matches") {
 		t.Errorf("no match: exit %d, %q", code, errs)
 	}

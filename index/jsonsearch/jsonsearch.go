@@ -1,14 +1,15 @@
 // Package jsonsearch ranks skills from the sharded JSON search index that
 // skilldex build writes under search/ (index/jsonindex.go describes the
 // files), fetching only the files a query needs, exactly as the browser's
-// client does: it is static/search-core.js in Go, line for line, and
-// TestRankingMatchesCore checks that both give the same ranking on the
-// judged queries over the corpus.
+// client does: it reads the files as static/search-core.js does and ranks
+// with index.Rank, the ranking model's Go implementation, which
+// search-core.js mirrors; TestRankingMatchesCore checks that both give
+// the same ranking on the judged queries over the corpus.
 //
 // The ranking model lives in two places that must change together:
-// static/search-core.js (the browser) and this package's search.go (its
-// Index.Search and Index.matches, with the constants beside them). Tokens
-// and stems come from package index, which the JavaScript also mirrors.
+// static/search-core.js (the browser) and package index (model.go for its
+// parameters, which the manifest carries, query.go, rank.go). This package
+// only reads files.
 package jsonsearch
 
 import (
@@ -95,7 +96,7 @@ func (ix *Index) Init(ctx context.Context) (*Manifest, error) {
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, fmt.Errorf("search index: manifest.json: %v", err)
 	}
-	if m.Version != 1 {
+	if m.Version != 2 {
 		return nil, fmt.Errorf("search index: unknown manifest version %d", m.Version)
 	}
 	if len(m.Shards) == 0 || m.Cards < 1 {
@@ -160,15 +161,24 @@ func (ix *Index) decode(ctx context.Context, path string, v any) (bool, error) {
 }
 
 // entry is a term of a shard or of a completions file: [term, df, idf,
-// head postings]. shard and pos locate it in its shard (-1 for one of a
-// completions file, whose tail cannot be loaded).
+// head postings, related terms]. shard and pos locate it in its shard (-1
+// for one of a completions file, or a related term, whose tail cannot be
+// loaded).
 type entry struct {
-	key   string
-	df    int
-	idf   float64
-	list  postings
-	shard int
-	pos   int
+	key     string
+	df      int
+	idf     float64
+	list    postings
+	related []related
+	shard   int
+	pos     int
+}
+
+// related is a related term of an entry: [term, similarity, idf, its best
+// postings].
+type related struct {
+	entry      *entry
+	similarity float64
 }
 
 // postings are a decoded list: docs in order, with their impacts.
@@ -179,31 +189,61 @@ type postings struct {
 
 // rawEntry is an entry as its file holds it.
 type rawEntry struct {
-	key   string
-	df    int
-	idf   float64
-	pairs []int64
+	key     string
+	df      int
+	idf     float64
+	pairs   []int64
+	related []rawRelated
+}
+
+// rawRelated is a related term as an entry holds it.
+type rawRelated struct {
+	key        string
+	similarity float64
+	idf        float64
+	pairs      []int64
 }
 
 func (e *rawEntry) UnmarshalJSON(b []byte) error {
 	var a []json.RawMessage
-	if err := json.Unmarshal(b, &a); err != nil || len(a) != 4 {
-		return fmt.Errorf("a term entry is [term, df, idf, postings], not %.60s", b)
+	if err := json.Unmarshal(b, &a); err != nil || (len(a) != 4 && len(a) != 5) {
+		return fmt.Errorf("a term entry is [term, df, idf, postings, related terms?], not %.60s", b)
 	}
-	if err := json.Unmarshal(a[0], &e.key); err != nil {
+	for i, v := range []any{&e.key, &e.df, &e.idf, &e.pairs} {
+		if err := json.Unmarshal(a[i], v); err != nil {
+			return err
+		}
+	}
+	if len(a) == 4 {
+		return nil
+	}
+	var rs [][]json.RawMessage
+	if err := json.Unmarshal(a[4], &rs); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(a[1], &e.df); err != nil {
-		return err
+	for _, r := range rs {
+		var x rawRelated
+		if len(r) != 4 {
+			return fmt.Errorf("a related term is [term, similarity, idf, postings], not %d values", len(r))
+		}
+		for i, v := range []any{&x.key, &x.similarity, &x.idf, &x.pairs} {
+			if err := json.Unmarshal(r[i], v); err != nil {
+				return err
+			}
+		}
+		e.related = append(e.related, x)
 	}
-	if err := json.Unmarshal(a[2], &e.idf); err != nil {
-		return err
-	}
-	return json.Unmarshal(a[3], &e.pairs)
+	return nil
 }
 
 func (e *rawEntry) entry(shard, pos int) *entry {
-	return &entry{key: e.key, df: e.df, idf: e.idf, list: decodePostings(e.pairs), shard: shard, pos: pos}
+	out := &entry{key: e.key, df: e.df, idf: e.idf, list: decodePostings(e.pairs), shard: shard, pos: pos}
+	for _, r := range e.related {
+		re := &entry{key: r.key, idf: r.idf, list: decodePostings(r.pairs), shard: -1, pos: -1}
+		re.df = len(re.list.docs)
+		out.related = append(out.related, related{re, r.similarity})
+	}
+	return out
 }
 
 // decodePostings turns [Δdoc, q, ...] into docs and impacts.

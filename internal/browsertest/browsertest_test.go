@@ -493,3 +493,41 @@ func TestSearchSourceAndLicenseFacets(t *testing.T) {
 		t.Error(`"Show more" is shown with every result on the page`)
 	}
 }
+
+// TestSearchSyntax types the query syntax into the search page: an
+// excluded word, a filter on a facet value, a phrase; and opens the help
+// that lists it.
+func TestSearchSyntax(t *testing.T) {
+	srv, b := demo(t)
+	tab := browsertest.NewTab(t, b, srv.Origin)
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{query: "notes", want: []string{"release-notes", "meeting-notes"}},
+		{query: "notes -release", want: []string{"meeting-notes"}},
+		{query: "type:cli", want: []string{"agent-browser"}},
+		{query: `"commit message"`, want: []string{"commit-message", "release-notes"}},
+		{query: "+csv data", want: []string{"csv-profiler"}},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			check(t, tab, tab.Visit(srv.Page("search/?q="+url.QueryEscape(tc.query))))
+			check(t, tab, tab.Wait(`/match/i.test(document.getElementById('search-status').textContent)`))
+			if got := names(results(t, tab)); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("results %q, want %q", got, tc.want)
+			}
+		})
+	}
+	check(t, tab, tab.Visit(srv.Page("search/")))
+	if open, _ := browsertest.Eval[bool](tab, `document.getElementById('search-help').open`); open {
+		t.Error("the search help is open before it is asked for")
+	}
+	check(t, tab, tab.Do(chromedp.Click(chromedp.CSS(`#search-help summary`))))
+	text, err := browsertest.Eval[string](tab, `document.getElementById('search-help').open ? document.getElementById('search-help').innerText : ''`)
+	check(t, tab, err)
+	for _, want := range []string{`"pull request"`, "-pdf", "+helm", "type:cli", "tag:python", "source:acme/skills"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the open search help lacks %q: %q", want, text)
+		}
+	}
+}

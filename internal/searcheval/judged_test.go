@@ -43,7 +43,7 @@ func loadCorpus(t *testing.T) map[string]corpusSkill {
 			t.Fatal(err)
 		}
 		repo, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-		out[s.Name] = corpusSkill{name: s.Name, repo: repo, terms: index.Tokens(s.Name + "\n" + s.Description)}
+		out[s.Name] = corpusSkill{name: s.Name, repo: repo, terms: judgedTerms(s.Name + "\n" + s.Description)}
 	}
 	return out
 }
@@ -63,7 +63,7 @@ func distinctiveWords(skills map[string]corpusSkill) map[string][]string {
 	}
 	out := map[string][]string{}
 	for name := range skills {
-		for _, t := range index.Tokens(name) {
+		for _, t := range judgedTerms(name) {
 			if df[t] <= distinctiveDF && !slices.Contains(out[name], t) {
 				out[name] = append(out[name], t)
 			}
@@ -170,9 +170,9 @@ func checkQuery(t *testing.T, q searcheval.Query, sets []string, skills map[stri
 	if want := searcheval.TaskSet(q.Text); q.Set != want {
 		t.Errorf("%s: %q is in %s, but the split rule (HeldOut) puts it in %s", at, q.Text, q.Set, want)
 	}
-	terms := index.Tokens(q.Text)
+	terms := judgedTerms(q.Text)
 	for _, r := range q.Right {
-		name := index.Tokens(r)
+		name := judgedTerms(r)
 		if len(name) > 0 && containsRun(terms, name) {
 			t.Errorf("%s: %q holds the name of %s, which it is right for", at, q.Text, r)
 		}

@@ -1,0 +1,322 @@
+package index
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/skilldex/skilldex/build/memo"
+	"github.com/skilldex/skilldex/internal/parallel"
+)
+
+// Related terms are mined from the catalog's own text at build time, with
+// nothing from outside: two terms are related when they occur amid the
+// same words (distributional similarity), as "memory" and "ram", "bill"
+// and "invoice", "password" and "credential" do in skill documents. A
+// term's context is the words within relatedWindow of it in the same
+// sentence, weighted by positive pointwise mutual information; two terms'
+// similarity is the cosine of their contexts. Each term keeps its
+// relatedPerTerm most similar terms of at least relatedMinSimilarity; a
+// query word then also matches them, for a factor of model.Related ×
+// similarity and for their model.RelatedHead best documents (rank.go).
+// The JSON index holds them in the term's entry, the bleve index as the
+// internal value relatedKey.
+const (
+	relatedWindow        = 4
+	relatedMinDF         = 3 // documents a term must be in to relate or be related
+	relatedPerTerm       = 2
+	relatedMinSimilarity = 0.2
+	// relatedMaxContexts bounds the terms a context word is counted for
+	// when similarities are computed: a word amid thousands of terms
+	// tells them apart little, and costs the square of its count.
+	relatedMaxContexts = 2000
+	// The text mined is a sample of the catalog: its skills, up to
+	// relatedSampleSkills of them (chosen by the hash of their names),
+	// each up to relatedMaxTerms terms.
+	relatedSampleSkills = 1000
+	relatedMaxTerms     = 2048
+)
+
+// The bleve index's internal values (bleve's Index.GetInternal) that hold
+// what ranking needs besides the terms: the related terms
+// (encodeRelated), and the dictionary's blocks (the first key of each of
+// the JSON index's term shards, each ended by a line feed), among which
+// spelling neighbours are sought.
+const (
+	relatedKey = "skilldex:related"
+	blocksKey  = "skilldex:blocks"
+)
+
+// internalValues returns the bleve index's internal values.
+func internalValues(related map[string][]relatedTerm, blocks []string) map[string][]byte {
+	return map[string][]byte{
+		relatedKey: encodeRelated(related),
+		blocksKey:  []byte(strings.Join(blocks, "\n") + "\n"),
+	}
+}
+
+// relatedTerm is a term related to another, with their similarity
+// (rounded to three decimals, as the JSON index stores it).
+type relatedTerm struct {
+	term       string
+	similarity float64
+}
+
+// relatedSample says which skills' text is mined.
+type relatedSample struct {
+	// keep is the share of names kept, in millionths of nameHash's range.
+	keep uint64
+}
+
+func newRelatedSample(skills int) relatedSample {
+	if skills <= relatedSampleSkills {
+		return relatedSample{keep: 1e6}
+	}
+	return relatedSample{keep: uint64(relatedSampleSkills) * 1e6 / uint64(skills)}
+}
+
+// keeps reports whether the text of the skill named name is mined.
+func (s relatedSample) keeps(name string) bool {
+	return nameHash(name)%1e6 < s.keep
+}
+
+// seqBreak ends a sentence in a record's seq.
+const seqBreak = math.MaxUint32
+
+// sequence returns d's text as term numbers of dc, sentence after
+// sentence (seqBreak after each), at most relatedMaxTerms terms: its name,
+// description and body, cut into sentences at line ends and at . ! ? and ;
+// (so "node.js" is two).
+func sequence(d *document, dc *dict) []uint32 {
+	var terms []string
+	breaks := []int{}
+	for _, text := range []string{d.Name, d.Description, d.Body} {
+		for _, sentence := range strings.FieldsFunc(text, func(r rune) bool {
+			return r == '\n' || r == '.' || r == '!' || r == '?' || r == ';'
+		}) {
+			if len(terms) >= relatedMaxTerms {
+				break
+			}
+			before := len(terms)
+			tokenize(sentence, func(t []byte) {
+				if len(terms) < relatedMaxTerms {
+					terms = append(terms, string(t))
+				}
+			})
+			if len(terms) > before {
+				breaks = append(breaks, len(terms))
+			}
+		}
+	}
+	ids := dc.intern(terms)
+	out := make([]uint32, 0, len(ids)+len(breaks))
+	prev := 0
+	for _, b := range breaks {
+		out = append(out, ids[prev:b]...)
+		out = append(out, seqBreak)
+		prev = b
+	}
+	return out
+}
+
+// relatedTerms returns the related terms of the catalog's terms, mined
+// from the sample's text, or as the memo has them from a build of the same
+// sample (serve's rebuilds: an edit outside the sample changes nothing).
+func (b *builder) relatedTerms() map[string][]relatedTerm {
+	h := sha256.New()
+	cacheable := b.m != nil
+	for _, r := range b.recs {
+		if r.hasSeq {
+			cacheable = cacheable && r.key != ""
+			fmt.Fprintf(h, "%s\x00", r.key)
+		}
+	}
+	key := searchFormat + ":related:" + hex.EncodeToString(h.Sum(nil))
+	if cacheable {
+		if rel, ok := memo.Lookup[map[string][]relatedTerm](b.m, key); ok {
+			return rel
+		}
+	}
+	rel := mineRelated(b.recs)
+	if cacheable {
+		b.m.Put(key, rel)
+	}
+	return rel
+}
+
+// mineRelated returns the related terms of the records' terms, from the
+// text of the records that kept it: the sample. Only the sample counts,
+// document frequencies included, so that the terms depend on it alone.
+func mineRelated(recs []*record) map[string][]relatedTerm {
+	if len(recs) == 0 {
+		return nil
+	}
+	byID := recs[0].dict.snapshot()
+	df := make([]int32, len(byID))
+	for _, r := range recs {
+		if !r.hasSeq {
+			continue
+		}
+		for _, id := range r.terms {
+			df[id]++
+		}
+	}
+	// Co-occurrence counts within the window, both ways.
+	pairs := map[uint64]float64{}
+	counts := map[uint32]float64{}
+	total := 0.0
+	for _, r := range recs {
+		seq := r.seq
+		for start := 0; start < len(seq); {
+			end := start
+			for end < len(seq) && seq[end] != seqBreak {
+				end++
+			}
+			s := seq[start:end]
+			for i, a := range s {
+				if df[a] < relatedMinDF {
+					continue
+				}
+				for j := max(0, i-relatedWindow); j < min(len(s), i+relatedWindow+1); j++ {
+					if b := s[j]; j != i && df[b] >= relatedMinDF {
+						pairs[uint64(a)<<32|uint64(b)]++
+						counts[a]++
+						total++
+					}
+				}
+			}
+			start = end + 1
+		}
+	}
+	// Each term's context vector: PPMI, positive only, by context term.
+	type weight struct {
+		term uint32
+		w    float64
+	}
+	vectors := map[uint32][]weight{}
+	for k, n := range pairs {
+		a, b := uint32(k>>32), uint32(k)
+		if pmi := math.Log(n * total / (counts[a] * counts[b])); pmi > 0 {
+			vectors[a] = append(vectors[a], weight{b, pmi})
+		}
+	}
+	targets := make([]uint32, 0, len(vectors))
+	for a := range vectors {
+		targets = append(targets, a)
+	}
+	slices.SortFunc(targets, func(a, b uint32) int { return strings.Compare(byID[a], byID[b]) })
+	norms := make([]float64, len(targets))
+	for i, a := range targets {
+		v := vectors[a]
+		slices.SortFunc(v, func(x, y weight) int { return cmp.Compare(x.term, y.term) })
+		for _, x := range v {
+			norms[i] += x.w * x.w
+		}
+		norms[i] = math.Sqrt(norms[i])
+	}
+	// The terms each context term is in the context of, by their place in
+	// targets.
+	type place struct {
+		i int32
+		w float64
+	}
+	contexts := map[uint32][]place{}
+	for i, a := range targets {
+		for _, x := range vectors[a] {
+			contexts[x.term] = append(contexts[x.term], place{int32(i), x.w})
+		}
+	}
+	found := make([][]relatedTerm, len(targets))
+	type cand struct {
+		i   int32
+		sim float64
+	}
+	// Each worker accumulates the dot products of a term with the others
+	// in its own buffer; each term's result depends on the term alone.
+	buffers := sync.Pool{New: func() any { return make([]float64, len(targets)) }}
+	parallel.For(context.Background(), len(targets), 0, func(i int) {
+		dot := buffers.Get().([]float64)
+		defer buffers.Put(dot)
+		var touched []int32
+		for _, x := range vectors[targets[i]] {
+			c := contexts[x.term]
+			if len(c) > relatedMaxContexts {
+				continue
+			}
+			for _, y := range c {
+				if dot[y.i] == 0 {
+					touched = append(touched, y.i)
+				}
+				dot[y.i] += x.w * y.w
+			}
+		}
+		var cands []cand
+		for _, j := range touched {
+			if int(j) != i {
+				if sim := dot[j] / (norms[i] * norms[j]); sim >= relatedMinSimilarity {
+					cands = append(cands, cand{j, sim})
+				}
+			}
+			dot[j] = 0
+		}
+		slices.SortFunc(cands, func(x, y cand) int {
+			return cmp.Or(cmp.Compare(y.sim, x.sim), strings.Compare(byID[targets[x.i]], byID[targets[y.i]]))
+		})
+		for _, c := range cands[:min(len(cands), relatedPerTerm)] {
+			found[i] = append(found[i], relatedTerm{byID[targets[c.i]], roundTo(c.sim, 1000)})
+		}
+	})
+	out := map[string][]relatedTerm{}
+	for i, rs := range found {
+		if len(rs) > 0 {
+			out[byID[targets[i]]] = rs
+		}
+	}
+	return out
+}
+
+// encodeRelated encodes related terms as the bleve index keeps them: a
+// line per term, in term order: the term, then each related term and its
+// similarity, separated by tabs.
+func encodeRelated(related map[string][]relatedTerm) []byte {
+	var b bytes.Buffer
+	for _, t := range slices.Sorted(maps.Keys(related)) {
+		b.WriteString(t)
+		for _, r := range related[t] {
+			fmt.Fprintf(&b, "\t%s\t%s", r.term, strconv.FormatFloat(r.similarity, 'f', -1, 64))
+		}
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
+}
+
+// decodeRelated reads what encodeRelated wrote.
+func decodeRelated(data []byte) (map[string][]relatedTerm, error) {
+	out := map[string][]relatedTerm{}
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		if line == "" {
+			continue
+		}
+		f := strings.Split(line, "\t")
+		if len(f)%2 != 1 {
+			return nil, fmt.Errorf("related terms, line %d: %d fields, want a term and pairs of a term and a similarity", i+1, len(f))
+		}
+		for k := 1; k < len(f); k += 2 {
+			sim, err := strconv.ParseFloat(f[k+1], 64)
+			if err != nil {
+				return nil, fmt.Errorf("related terms, line %d: %v", i+1, err)
+			}
+			out[f[0]] = append(out[f[0]], relatedTerm{f[k], sim})
+		}
+	}
+	return out, nil
+}
