@@ -159,3 +159,38 @@ func (c *Catalog) Plugin(slug string) *Plugin {
 	}
 	return nil
 }
+
+// Install is how one client installs a plugin: commands typed in order.
+type Install struct {
+	Client plugin.Client
+	// Label names the client for people ("Claude Code").
+	Label    string
+	Commands []string
+}
+
+// Installs returns how each client whose marketplace lists p installs it
+// (Claude Code, then Codex), the marketplace added from its repository,
+// else from the site's base URL when the site has an absolute one; without
+// either, the commands only install from a marketplace already added.
+func (p *Plugin) Installs(site *siteinfo.Info) []Install {
+	from := p.Marketplace.Repo
+	if from == "" && site.Absolute() {
+		from = site.URL("")
+	}
+	var out []Install
+	add := func(c plugin.Client, label, addCmd, installCmd string) {
+		name := p.Marketplace.Names[c]
+		if !p.HasClient(c) || name == "" {
+			return
+		}
+		in := Install{Client: c, Label: label}
+		if from != "" {
+			in.Commands = append(in.Commands, addCmd+" "+from)
+		}
+		in.Commands = append(in.Commands, installCmd+" "+p.Name+"@"+name)
+		out = append(out, in)
+	}
+	add(plugin.Claude, "Claude Code", "/plugin marketplace add", "/plugin install")
+	add(plugin.Codex, "Codex", "codex plugin marketplace add", "codex plugin add")
+	return out
+}
