@@ -164,10 +164,10 @@ func TestPluginsAPI(t *testing.T) {
 		Marketplaces []struct{ Name, Description, Repository string }
 		Plugins      []struct {
 			Name, Description, Version, Category, Marketplace, Source, URL string
-			Clients                                                       []string
-			Components                                                    map[string]int
-			Skills                                                        []string
-			Install                                                       []struct {
+			Clients                                                        []string
+			Components                                                     map[string]int
+			Skills                                                         []string
+			Install                                                        []struct {
 				Client   string
 				Commands []string
 			}
