@@ -98,6 +98,7 @@ var facetDefs = []struct {
 	values    func(d *document) []string
 }{
 	{"source", "Source", func(d *document) []string { return nonEmpty(d.Source) }},
+	{"plugin", "Plugin", func(d *document) []string { return d.Plugins }},
 	{"type", "Type", func(d *document) []string { return nonEmpty(d.Type) }},
 	{"category", "Category", func(d *document) []string { return d.Categories }},
 	{"tags", "Tags", func(d *document) []string { return d.Tags }},

@@ -197,7 +197,7 @@ export function stem(w) {
 // FILTERS maps a filter's name in a query to the facet it filters (index.filterFacets).
 const FILTERS = {
   type: 'type', tag: 'tags', category: 'category', capability: 'capabilities',
-  source: 'source', license: 'license', status: 'status', format: 'format',
+  source: 'source', license: 'license', status: 'status', format: 'format', plugin: 'plugin',
 };
 
 // SPACE is Go's unicode.IsSpace.

@@ -13,8 +13,9 @@ type SearchOptions struct {
 	// Limit is the number of skills to return (10 when 0).
 	Limit int
 	// Type keeps the skills of this UASP type (cli, api, knowledge,
-	// hybrid); Tag those with this tag. Both ignore case.
-	Type, Tag string
+	// hybrid); Tag those with this tag; Plugin those of this plugin. They
+	// ignore case.
+	Type, Tag, Plugin string
 }
 
 // Hit is a skill a search found.
@@ -45,7 +46,7 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) ([]H
 	}
 	ix := jsonsearch.New(s.indexFile)
 	var filters []jsonsearch.Filter
-	for _, f := range []struct{ facet, value string }{{"type", opt.Type}, {"tags", opt.Tag}} {
+	for _, f := range []struct{ facet, value string }{{"type", opt.Type}, {"tags", opt.Tag}, {"plugin", opt.Plugin}} {
 		if f.value == "" {
 			continue
 		}
