@@ -411,7 +411,7 @@ func PrefixFile(p string) string {
 }
 
 // card is what a result shows: [name, description, format, status, type,
-// tags].
+// tags], and the names of its plugins when it has any.
 func card(d *document) []any {
 	desc := d.Description
 	if utf8.RuneCountInString(desc) > cardDescription {
@@ -428,6 +428,9 @@ func card(d *document) []any {
 	}
 	if tags == nil {
 		tags = []string{}
+	}
+	if len(d.Plugins) > 0 {
+		return []any{d.Name, desc, d.Format, d.Status, d.Type, tags, d.Plugins}
 	}
 	return []any{d.Name, desc, d.Format, d.Status, d.Type, tags}
 }

@@ -111,6 +111,9 @@ func TestPluginSearch(t *testing.T) {
 		got = nil
 		for _, card := range cards {
 			got = append(got, card.Name)
+			if card.Name == "deployer" && !slices.Equal(card.Plugins, []string{"ops"}) {
+				t.Errorf("deployer's card names plugins %v, want ops", card.Plugins)
+			}
 		}
 		if !slices.Equal(sorted(got), c.want) {
 			t.Errorf("jsonsearch %q: %v, want %v", c.query, got, c.want)

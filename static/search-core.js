@@ -688,8 +688,8 @@ export class Index {
     return docs.map((d, i) => {
       const c = (files[i] || [])[d % m.cards];
       if (!c) return null;
-      const [name, description, format, status, type, tags] = c;
-      return { doc: d, name, description, format, status, type, tags, page: m.page.replace('{name}', encodeURIComponent(name)) };
+      const [name, description, format, status, type, tags, plugins] = c;
+      return { doc: d, name, description, format, status, type, tags, plugins: plugins || [], page: m.page.replace('{name}', encodeURIComponent(name)) };
     });
   }
 

@@ -26,6 +26,7 @@ type Hit struct {
 	Format      string   `json:"format,omitempty"`
 	Status      string   `json:"status,omitempty"`
 	Tags        []string `json:"tags,omitempty"`
+	Plugins     []string `json:"plugins,omitempty"`
 	// Page is the link of the skill's page.
 	Page string `json:"page"`
 	// Install is the skills CLI's command that installs the skill, when
@@ -79,7 +80,7 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) ([]H
 		if c == nil {
 			continue
 		}
-		h := Hit{Name: c.Name, Description: c.Description, Type: c.Type, Format: c.Format, Status: c.Status, Tags: c.Tags,
+		h := Hit{Name: c.Name, Description: c.Description, Type: c.Type, Format: c.Format, Status: c.Status, Tags: c.Tags, Plugins: c.Plugins,
 			Page: s.Link(siteinfo.SkillPage(c.Name))}
 		if s.installs(c) {
 			h.Install = siteinfo.InstallCommand(s.URL.String(), c.Name)

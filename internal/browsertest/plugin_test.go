@@ -66,9 +66,16 @@ func TestPluginPagesAndFacet(t *testing.T) {
 		check(t, tab, tab.Wait(fmt.Sprintf(`!!document.querySelector(%q)`, sel)))
 	}
 	check(t, tab, tab.Do(chromedp.Click(chromedp.CSS(sel))))
-	check(t, tab, tab.Wait(`location.search.includes('plugin=')`))
-	check(t, tab, tab.Wait(waitResults))
-	after := names(results(t, tab))
+	// The filtered results replace the others: no more than the plugin's
+	// skills.
+	check(t, tab, tab.Wait(fmt.Sprintf(`location.search.includes('plugin=') && (n => n > 0 && n <= %d)(document.querySelectorAll('#search-results .search-result').length)`, len(skills))))
+	rs := results(t, tab)
+	after := names(rs)
+	for _, r := range rs {
+		if !slices.Contains(r.Labels, "plugin: "+plugin) {
+			t.Errorf("the result %s is labelled %q, without its plugin", r.Name, r.Labels)
+		}
+	}
 	if len(after) == 0 || len(after) >= len(before) {
 		t.Errorf("with plugin=%s the results are %q (before: %q)", plugin, after, before)
 	}
