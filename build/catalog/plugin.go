@@ -78,23 +78,22 @@ type Inherited struct {
 // none of its own.
 func (s *Skill) SetPlugins(plugins []*Plugin) {
 	s.Plugins = plugins
-	if len(s.Categories) == 0 {
-		var cs []string
-		for _, p := range plugins {
-			cs = append(cs, p.Categories()...)
-		}
-		if cs = dedupe(cs); len(cs) > 0 {
-			s.Categories, s.Inherited.Categories = slices.Clip(cs), true
-		}
+	inherit(&s.Categories, &s.Inherited.Categories, plugins, (*Plugin).Categories)
+	inherit(&s.Tags, &s.Inherited.Tags, plugins, (*Plugin).Keywords)
+}
+
+// inherit gives terms, when empty, the terms of plugins, and says so in
+// inherited.
+func inherit(terms *[]string, inherited *bool, plugins []*Plugin, of func(*Plugin) []string) {
+	if len(*terms) > 0 {
+		return
 	}
-	if len(s.Tags) == 0 {
-		var ts []string
-		for _, p := range plugins {
-			ts = append(ts, p.Keywords()...)
-		}
-		if ts = dedupe(ts); len(ts) > 0 {
-			s.Tags, s.Inherited.Tags = slices.Clip(ts), true
-		}
+	var all []string
+	for _, p := range plugins {
+		all = append(all, of(p)...)
+	}
+	if all = dedupe(all); len(all) > 0 {
+		*terms, *inherited = slices.Clip(all), true
 	}
 }
 
@@ -137,12 +136,7 @@ func (c *Catalog) setPlugins(ms []*Marketplace) {
 	slices.SortStableFunc(c.AllPlugins, func(a, b *Plugin) int { return cmp.Compare(a.Name, b.Name) })
 	used := map[string]bool{}
 	for _, p := range c.AllPlugins {
-		slug := siteinfo.Slug(p.Name)
-		for i := 2; used[slug]; i++ {
-			slug = fmt.Sprintf("%s-%d", siteinfo.Slug(p.Name), i)
-		}
-		used[slug] = true
-		p.Slug = slug
+		p.Slug = uniqueSlug(used, p.Name)
 		p.Skills = held[p] // c.Skills is sorted by name
 		if len(p.Skills) > 0 {
 			c.Plugins = append(c.Plugins, p)
