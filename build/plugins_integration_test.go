@@ -194,6 +194,9 @@ func TestPluginsAPI(t *testing.T) {
 	if len(sk.Plugins) != 2 || sk.Plugins[0].Name != "docs" || sk.Plugins[1].Name != "tools" || sk.Plugins[1].Category != "infrastructure" {
 		t.Errorf("writer.json plugins: %+v", sk.Plugins)
 	}
+	if !strings.Contains(readSite(t, site, "api/v1/openapi.json"), `"/api/v1/plugins.json"`) {
+		t.Error("openapi.json does not describe plugins.json")
+	}
 	if strings.Contains(readSite(t, site, "api/v1/skills/plain.json"), `"plugins"`) {
 		t.Error("plain.json names plugins")
 	}

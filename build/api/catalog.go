@@ -30,7 +30,7 @@ func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site
 		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }},
 		{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }},
 		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }},
-		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site)) }},
+		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, len(c.AllPlugins) > 0)) }},
 	}
 	if len(c.AllPlugins) > 0 {
 		files = append(files, struct {
