@@ -39,7 +39,14 @@ func loadPlugins(found []source.MarketplaceRoot, skills []*catalog.Skill, names 
 		if set == nil {
 			continue
 		}
-		ds = append(ds, set.Diagnostics...)
+		for _, d := range set.Diagnostics {
+			// An error makes clients skip the file or the entry: it
+			// gives no plugin here either.
+			if d.Severity == diag.Error {
+				d.Message += "; the skills it would hold are published as plain skills"
+			}
+			ds = append(ds, d)
+		}
 		m := newMarketplace(set, mr)
 		if mr.Dir == "." && mr.RootIndex < len(names) {
 			if n := names[mr.RootIndex].Name; isRepo(n) {

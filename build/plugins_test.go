@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
@@ -166,6 +167,11 @@ Body.
 			want := tc.code + " " + tc.where
 			if !slices.Contains(found, want) {
 				t.Errorf("findings %q, want %q", found, want)
+			}
+			for _, d := range c.Diagnostics {
+				if d.Severity == diag.Error && !strings.HasSuffix(d.Message, "the skills it would hold are published as plain skills") {
+					t.Errorf("%s does not say what becomes of the skills", d.Message)
+				}
 			}
 			if len(c.Skills) != 2 {
 				t.Errorf("%d skills published, want 2", len(c.Skills))
