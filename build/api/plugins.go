@@ -48,8 +48,21 @@ type marketplaceDoc struct {
 	Names map[plugin.Client]string `json:"names"`
 }
 
+// pluginDoc is a plugin of plugins.json; its fields are spelt as the rest
+// of the API spells them (snake_case), not as the manifests do.
 type pluginDoc struct {
-	plugin.Metadata
+	Name        string         `json:"name"`
+	DisplayName string         `json:"display_name,omitempty"`
+	Description string         `json:"description,omitempty"`
+	Version     string         `json:"version,omitempty"`
+	Author      *plugin.Person `json:"author,omitempty"`
+	License     string         `json:"license,omitempty"`
+	Homepage    string         `json:"homepage,omitempty"`
+	Repository  string         `json:"repository,omitempty"`
+	Category    string         `json:"category,omitempty"`
+	Keywords    []string       `json:"keywords,omitempty"`
+	Tags        []string       `json:"tags,omitempty"`
+
 	Marketplace string          `json:"marketplace"`
 	Clients     []plugin.Client `json:"clients"`
 	Source      string          `json:"source"`
@@ -76,7 +89,10 @@ func pluginsJSON(c *catalog.Catalog, site *siteinfo.Info) ([]byte, error) {
 			Owner: m.Owner, Repository: m.Repo, Names: m.Names})
 	}
 	for _, p := range c.AllPlugins {
-		d := pluginDoc{Metadata: p.Metadata, Marketplace: p.Marketplace.Name, Clients: p.Clients, Source: p.Source,
+		m := p.Metadata
+		d := pluginDoc{Name: m.Name, DisplayName: m.DisplayName, Description: m.Description, Version: m.Version, Author: m.Author,
+			License: m.License, Homepage: m.Homepage, Repository: m.Repository, Category: m.Category, Keywords: m.Keywords, Tags: m.Tags,
+			Marketplace: p.Marketplace.Name, Clients: p.Clients, Source: p.Source,
 			SourceURL: p.SourceURL, Components: p.Components, Skills: []string{}, Install: []installDoc{}}
 		for _, s := range p.Skills {
 			d.Skills = append(d.Skills, s.Name)
