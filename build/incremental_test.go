@@ -135,4 +135,24 @@ Always check.
 	// holds.
 	opt.SourceNames = map[string]string{src: "Renamed source"}
 	build("source named")
+
+	// A marketplace comes, its plugin's category changes, it breaks, and
+	// goes: what each skill shows of its plugins, which no file of the
+	// skill holds.
+	market := filepath.Join(src, ".claude-plugin", "marketplace.json")
+	os.MkdirAll(filepath.Dir(market), 0o755)
+	writeMarket := func(plugin, category string) {
+		os.WriteFile(market, []byte(`{"name": "m", "owner": {"name": "o"}, "plugins": [
+  {"name": "`+plugin+`", "source": "./", "strict": false, "category": "`+category+`", "keywords": ["k"], "skills": ["./`+names[3]+`", "./`+names[4]+`"]}]}`), 0o644)
+	}
+	writeMarket("p", "ops")
+	build("marketplace added")
+	writeMarket("p", "security")
+	build("plugin category changed")
+	writeMarket("q", "security")
+	build("plugin renamed")
+	os.WriteFile(market, []byte(`{"name": "m",`), 0o644)
+	build("marketplace broken")
+	os.RemoveAll(filepath.Dir(market))
+	build("marketplace removed")
 }

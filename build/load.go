@@ -132,7 +132,11 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 		}
 		global = append(global, g...)
 	}
-	c := catalog.New(skills, found.Workspaces, global, &loader{noDerive: opt.NoDerive, cache: opt.Cache})
+	// Plugins give their skills categories and tags, which the
+	// catalog's taxonomies list.
+	markets, pds := loadPlugins(found.Marketplaces, skills, roots)
+	global = append(global, pds...)
+	c := catalog.New(skills, found.Workspaces, markets, global, &loader{noDerive: opt.NoDerive, cache: opt.Cache})
 	// The report lists every finding of the skills the site leaves out,
 	// their documents' too: the pass will not come to them.
 	var unpublished []*catalog.Skill

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 )
 
-//go:embed NOTICE.md all:skills all:uasp all:archives all:workspace
+//go:embed NOTICE.md all:.claude-plugin all:skills all:uasp all:archives all:workspace
 var files embed.FS
 
 // FS returns the demo catalog.

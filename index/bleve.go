@@ -62,6 +62,7 @@ type bleveDoc struct {
 	Intents      []string `json:"intents"`
 	Headings     string   `json:"headings"`
 	Body         string   `json:"body"`
+	Plugin       string   `json:"plugin"`
 
 	FType         []string `json:"f_type"`
 	FCategory     []string `json:"f_category"`
@@ -71,6 +72,7 @@ type bleveDoc struct {
 	FStatus       []string `json:"f_status"`
 	FFormat       []string `json:"f_format"`
 	FSource       []string `json:"f_source"`
+	FPlugin       []string `json:"f_plugin"`
 
 	URL string `json:"url"`
 
@@ -116,6 +118,7 @@ func NewMapping() (*mapping.IndexMappingImpl, error) {
 	text("intents", true)
 	text("headings", false)
 	text("body", false)
+	text("plugin", true)
 
 	kw := func(name string, docValues bool) {
 		f := bleve.NewKeywordFieldMapping()
@@ -169,6 +172,7 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string, all []weig
 		Intents:       d.Intents,
 		Headings:      d.Headings,
 		Body:          d.Body,
+		Plugin:        d.PluginAbout,
 		FType:         perDoc["type"],
 		FCategory:     perDoc["category"],
 		FTags:         perDoc["tags"],
@@ -177,6 +181,7 @@ func newBleveDoc(d *document, perDoc map[string][]string, url string, all []weig
 		FStatus:       perDoc["status"],
 		FFormat:       perDoc["format"],
 		FSource:       perDoc["source"],
+		FPlugin:       perDoc["plugin"],
 		URL:           url,
 		all:           all,
 	}

@@ -33,6 +33,7 @@ var bleveFields = []struct {
 	{name: "intents", list: func(d *bleveDoc) []string { return d.Intents }},
 	{name: "headings", one: func(d *bleveDoc) string { return d.Headings }},
 	{name: "body", one: func(d *bleveDoc) string { return d.Body }},
+	{name: "plugin", one: func(d *bleveDoc) string { return d.Plugin }},
 	{name: "f_type", list: func(d *bleveDoc) []string { return d.FType }},
 	{name: "f_category", list: func(d *bleveDoc) []string { return d.FCategory }},
 	{name: "f_tags", list: func(d *bleveDoc) []string { return d.FTags }},
@@ -41,6 +42,7 @@ var bleveFields = []struct {
 	{name: "f_status", list: func(d *bleveDoc) []string { return d.FStatus }},
 	{name: "f_format", list: func(d *bleveDoc) []string { return d.FFormat }},
 	{name: "f_source", list: func(d *bleveDoc) []string { return d.FSource }},
+	{name: "f_plugin", list: func(d *bleveDoc) []string { return d.FPlugin }},
 	{name: "url", one: func(d *bleveDoc) string { return d.URL }},
 }
 

@@ -25,6 +25,20 @@ type document struct {
 	// spdx.Other (catalog.LicensesOf); Source the name of its source.
 	License, Source string
 	Status, Format  string
+	// Plugins are the names of the skill's plugins (the Plugin facet's
+	// values). PluginText is their names, one a line: the ranking model's
+	// plugin field. PluginAbout adds their descriptions, for the bleve
+	// index's plugin field, which programs query by field: the model
+	// leaves descriptions out, since a plugin's description says what all
+	// its skills share rather than what one does, and with it the judged
+	// task queries ranked worse (at any weight: its words change the
+	// terms' document counts).
+	Plugins                 []string
+	PluginText, PluginAbout string
+	// inherited marks Tags and Categories the skill has from its plugins
+	// (catalog.Inherited): facets, not text, since the plugin's field
+	// holds what the plugin says.
+	inherited catalog.Inherited
 }
 
 // maxBody bounds the body text indexed: past 64 KB a skill is reference
@@ -117,6 +131,16 @@ func metaDocument(s *catalog.Skill) *document {
 		Status:       string(s.Status),
 		Format:       string(s.Format),
 	}
+	if len(s.Plugins) > 0 {
+		d.Plugins = s.PluginNames()
+		d.inherited = s.Inherited
+		var names, about strings.Builder
+		for _, p := range s.Plugins {
+			names.WriteString(p.Name + "\n")
+			about.WriteString(p.Name + "\n" + p.Description + "\n")
+		}
+		d.PluginText, d.PluginAbout = names.String(), about.String()
+	}
 	d.Triggers = d.Description[triggerClause(d.Description):]
 	return d
 }
@@ -142,7 +166,7 @@ func (d *document) setBody(k *catalog.Content) {
 // dropText lets go of what only analysis and the bleve document read:
 // the JSON index's cards and facets need no more.
 func (d *document) dropText() {
-	d.Body, d.Headings, d.Keywords, d.Intents = "", "", nil, nil
+	d.Body, d.Headings, d.Keywords, d.Intents, d.PluginAbout = "", "", nil, nil, ""
 }
 
 // texts returns the text of each field of fields, in order.
@@ -151,15 +175,25 @@ func (d *document) texts() [len(fields)]string {
 		d.Name,
 		strings.TrimSuffix(d.Description, d.Triggers),
 		d.Triggers,
-		strings.Join(d.Tags, "\n"),
+		ownTerms(d.Tags, d.inherited.Tags),
 		strings.Join(d.Capabilities, "\n"),
-		strings.Join(d.Categories, "\n"),
+		ownTerms(d.Categories, d.inherited.Categories),
 		d.Type,
 		strings.Join(d.Keywords, "\n"),
 		strings.Join(d.Intents, "\n"),
 		d.Headings,
 		d.Body,
+		d.PluginText,
 	}
+}
+
+// ownTerms is the text of a skill's terms, "" when it has them from its
+// plugins.
+func ownTerms(terms []string, inherited bool) string {
+	if inherited {
+		return ""
+	}
+	return strings.Join(terms, "\n")
 }
 
 // triggerMarkers begin the clause of a description that says when to use

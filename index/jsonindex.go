@@ -98,6 +98,7 @@ var facetDefs = []struct {
 	values    func(d *document) []string
 }{
 	{"source", "Source", func(d *document) []string { return nonEmpty(d.Source) }},
+	{"plugin", "Plugin", func(d *document) []string { return d.Plugins }},
 	{"type", "Type", func(d *document) []string { return nonEmpty(d.Type) }},
 	{"category", "Category", func(d *document) []string { return d.Categories }},
 	{"tags", "Tags", func(d *document) []string { return d.Tags }},
@@ -410,7 +411,7 @@ func PrefixFile(p string) string {
 }
 
 // card is what a result shows: [name, description, format, status, type,
-// tags].
+// tags], and the names of its plugins when it has any.
 func card(d *document) []any {
 	desc := d.Description
 	if utf8.RuneCountInString(desc) > cardDescription {
@@ -427,6 +428,9 @@ func card(d *document) []any {
 	}
 	if tags == nil {
 		tags = []string{}
+	}
+	if len(d.Plugins) > 0 {
+		return []any{d.Name, desc, d.Format, d.Status, d.Type, tags, d.Plugins}
 	}
 	return []any{d.Name, desc, d.Format, d.Status, d.Type, tags}
 }

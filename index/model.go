@@ -54,6 +54,7 @@ var fields = [...]field{
 	{"intents", 1, 0.5, 36},
 	{"headings", 1, 0.75, 50},
 	{"body", 1, 0.75, 1000},
+	{"plugin", 0.25, 0.5, 16},
 }
 
 // fieldWeight returns the field's name and its weight for the term

@@ -19,13 +19,14 @@ import (
 //	type:cli       a filter on a facet value, case-insensitive; a value
 //	tag:x          with spaces is quoted (source:"my skills"); -tag:x
 //	source:x       excludes; several filters must all hold
+//	plugin:x
 //
 // TestQueryCases and the JavaScript's test read the same cases
 // (testdata/queries.json).
 
 // filterFacets maps a filter's name in a query to the facet it filters.
-// A plugin: filter joins when the index has a plugin facet.
 var filterFacets = map[string]string{
+	"plugin":     "plugin",
 	"type":       "type",
 	"tag":        "tags",
 	"category":   "category",

@@ -182,4 +182,4 @@ func (sc *scratch) release() {
 
 // searchFormat changes whenever what a record holds or how it is analysed
 // does, so that serve never reuses a record an older skilldex made.
-const searchFormat = "search-3"
+const searchFormat = "search-4"

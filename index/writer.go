@@ -227,7 +227,7 @@ func recordKey(s *catalog.Skill) string {
 	if s.Key == "" {
 		return ""
 	}
-	return searchFormat + ":rec:" + s.Key + ":" + s.Name + ":" + string(s.Status)
+	return searchFormat + ":rec:" + s.Key + ":" + s.Name + ":" + string(s.Status) + ":" + s.PluginsKey()
 }
 
 // skill is the pass's work for skill i: its record, unless newBuilder

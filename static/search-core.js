@@ -197,7 +197,7 @@ export function stem(w) {
 // FILTERS maps a filter's name in a query to the facet it filters (index.filterFacets).
 const FILTERS = {
   type: 'type', tag: 'tags', category: 'category', capability: 'capabilities',
-  source: 'source', license: 'license', status: 'status', format: 'format',
+  source: 'source', license: 'license', status: 'status', format: 'format', plugin: 'plugin',
 };
 
 // SPACE is Go's unicode.IsSpace.
@@ -688,8 +688,8 @@ export class Index {
     return docs.map((d, i) => {
       const c = (files[i] || [])[d % m.cards];
       if (!c) return null;
-      const [name, description, format, status, type, tags] = c;
-      return { doc: d, name, description, format, status, type, tags, page: m.page.replace('{name}', encodeURIComponent(name)) };
+      const [name, description, format, status, type, tags, plugins] = c;
+      return { doc: d, name, description, format, status, type, tags, plugins: plugins || [], page: m.page.replace('{name}', encodeURIComponent(name)) };
     });
   }
 

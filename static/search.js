@@ -134,6 +134,7 @@ function start() {
       const href = base + c.page;
       const labels = el('span', { class: 'search-labels' });
       for (const l of [c.type, c.format, c.status]) if (l) labels.append(el('span', { class: 'search-label' }, l));
+      for (const p of c.plugins) labels.append(el('span', { class: 'search-label' }, 'plugin: ' + p));
       const tags = el('span', { class: 'search-tags' });
       for (const t of c.tags || []) tags.append(el('span', { class: 'search-tag' }, t));
       const li = el(

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
@@ -15,7 +16,7 @@ import (
 // whole every build (they change whenever any skill does); the output
 // keeps those that came out the same. Digests are of the bytes the site
 // serves, read back from the output, so they hold for kept files too.
-func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info, m *memo.Memo) error {
+func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site *siteinfo.Info, m *memo.Memo) error {
 	files := []struct {
 		path string
 		make func() ([]byte, error)
@@ -27,9 +28,15 @@ func writeCatalog(out *output.Writer, entries []*entry, site *siteinfo.Info, m *
 		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }},
 		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }},
 		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }},
-		{LLMSPath, func() ([]byte, error) { return llmsTxt(entries, site), nil }},
+		{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }},
 		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }},
-		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site)) }},
+		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, len(c.AllPlugins) > 0)) }},
+	}
+	if len(c.AllPlugins) > 0 {
+		files = append(files, struct {
+			path string
+			make func() ([]byte, error)
+		}{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }})
 	}
 	if site.PublishesLegacyDiscovery() {
 		files = append(files, struct {
@@ -72,6 +79,7 @@ type indexEntry struct {
 	Format      string   `json:"format"`
 	Status      string   `json:"status"`
 	Tags        []string `json:"tags"`
+	Plugins     []string `json:"plugins,omitempty"`
 	URLs        urls     `json:"urls"`
 }
 
@@ -87,7 +95,7 @@ func catalogIndex(entries []*entry, site *siteinfo.Info) indexFile {
 	for _, e := range entries {
 		f.Skills = append(f.Skills, indexEntry{
 			Name: e.name, Description: e.description, Type: e.docType, Version: e.version, Declared: e.declared,
-			Format: e.format, Status: e.status, Tags: e.tags, URLs: e.urls,
+			Format: e.format, Status: e.status, Tags: e.tags, Plugins: pluginNames(e.s), URLs: e.urls,
 		})
 	}
 	return f

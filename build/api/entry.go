@@ -35,6 +35,7 @@ type entry struct {
 	version     string // UASP content version, "" without a document
 	declared    string // the version the author declared, if any
 	tags        []string
+	plugins     []skillPlugin
 
 	hasDoc     bool // the skill has a UASP document
 	hasSkillMD bool // a SKILL.md is published (and so an archive)
@@ -75,6 +76,7 @@ func newEntry(s *catalog.Skill, site *siteinfo.Info) *entry {
 	if e.tags == nil {
 		e.tags = []string{}
 	}
+	e.plugins = skillPlugins(s, site)
 	if d := s.Doc; d != nil {
 		e.hasDoc = true
 		e.docType, e.version = d.Type, d.Version

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/build/siteinfo"
@@ -52,7 +53,7 @@ func summary(entries []*entry, site *siteinfo.Info) string {
 
 // llmsTxt is /llms.txt as llmstxt.org describes it: a title, a summary,
 // and lists of links, each skill's to its Markdown twin.
-func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
+func llmsTxt(c *catalog.Catalog, entries []*entry, site *siteinfo.Info) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n\n> %s\n\n", oneLine(site.Title), summary(entries, site))
 	switch {
@@ -69,15 +70,16 @@ func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 	} else {
 		b.WriteString("A skill's whole UASP document, every query path's answer in it, is api/v1/skills/NAME.json.\n\n")
 	}
-	b.WriteString("## Skills\n\n")
-	for _, e := range entries {
-		fmt.Fprintf(&b, "- [%s](%s)", linkText.Replace(e.name), linkURL.Replace(cmp.Or(e.urls.Markdown, e.urls.SkillMD, e.urls.Page)))
-		if d := oneLine(e.description); d != "" {
-			b.WriteString(": " + d)
+	if len(c.Plugins) > 0 {
+		llmsPlugins(&b, c, entries)
+	} else {
+		b.WriteString("## Skills\n\n")
+		for _, e := range entries {
+			llmsItem(&b, e)
 		}
 		b.WriteByte('\n')
 	}
-	b.WriteString("\n## API\n\n")
+	b.WriteString("## API\n\n")
 	for _, l := range []struct{ name, path, what string }{
 		{"Skill index", IndexPath, "every skill with its type, version, status, tags and URLs"},
 		{"Session manifest", ManifestPath, "the UASP session manifest (name, version, type, description of each skill)"},
@@ -85,6 +87,9 @@ func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 		{"Agent Skills discovery", AgentSkillsPath, "discovery index v0.2.0, with SHA-256 digests"},
 		{"Available skills", PromptPath, "the <available_skills> block for a system prompt"},
 	} {
+		if l.path == PromptPath && len(c.AllPlugins) > 0 {
+			fmt.Fprintf(&b, "- [Plugins](%s): every plugin of the catalog's marketplaces, its skills and install commands\n", linkURL.Replace(site.URL(PluginsPath)))
+		}
 		fmt.Fprintf(&b, "- [%s](%s): %s\n", l.name, linkURL.Replace(site.URL(l.path)), l.what)
 	}
 	b.WriteString("\n## Optional\n\n")
@@ -93,6 +98,15 @@ func llmsTxt(entries []*entry, site *siteinfo.Info) []byte {
 	}
 	fmt.Fprintf(&b, "- [SKILLS.md](%s): the catalog as SkillBag lines, name: description\n", linkURL.Replace(site.URL(SkillsCatalogPath)))
 	return b.Bytes()
+}
+
+// llmsItem is a skill's line of llms.txt, linking its Markdown.
+func llmsItem(b *bytes.Buffer, e *entry) {
+	fmt.Fprintf(b, "- [%s](%s)", linkText.Replace(e.name), linkURL.Replace(cmp.Or(e.urls.Markdown, e.urls.SkillMD, e.urls.Page)))
+	if d := oneLine(e.description); d != "" {
+		b.WriteString(": " + d)
+	}
+	b.WriteByte('\n')
 }
 
 // writeLLMSFull writes /llms-full.txt: the title and summary, then every

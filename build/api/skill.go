@@ -248,7 +248,9 @@ type skillDocument struct {
 	Valid       bool     `json:"valid"`
 	Problems    []string `json:"problems,omitempty"`
 	Tags        []string `json:"tags"`
-	URLs        urls     `json:"urls"`
+	// Plugins are the plugins that hold the skill, with their categories.
+	Plugins []skillPlugin `json:"plugins,omitempty"`
+	URLs    urls          `json:"urls"`
 	// Frontmatter is the SKILL.md frontmatter as written (null without one).
 	Frontmatter *tree `json:"frontmatter"`
 	// Document is the UASP document, meta.version set to the content hash.
@@ -260,7 +262,7 @@ func skillJSON(e *entry, s *catalog.Content) skillDocument {
 	sd := skillDocument{
 		Name: e.name, Description: e.description, Format: e.format, Status: e.status,
 		Type: e.docType, Version: e.version, Declared: e.declared,
-		Derived: d.Derived, Valid: d.Valid(), Problems: d.Problems(), Tags: e.tags, URLs: e.urls,
+		Derived: d.Derived, Valid: d.Valid(), Problems: d.Problems(), Tags: e.tags, Plugins: e.plugins, URLs: e.urls,
 		Document: tree{d.Root},
 	}
 	if d.Derived {

@@ -62,7 +62,7 @@ func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 			for i, s := range c.Skills {
 				entries[i] = newEntry(s, site)
 			}
-			return writeCatalog(out, entries, site, m)
+			return writeCatalog(out, c, entries, site, m)
 		},
 	}, nil
 }
@@ -86,7 +86,7 @@ func groupKey(e *entry, siteKey string) string {
 		return ""
 	}
 	var b strings.Builder
-	for _, part := range []string{siteKey, e.s.Key, e.name, string(e.s.Status)} {
+	for _, part := range []string{siteKey, e.s.Key, e.name, string(e.s.Status), e.s.PluginsKey()} {
 		b.WriteString(strconv.Itoa(len(part)))
 		b.WriteByte(':')
 		b.WriteString(part)

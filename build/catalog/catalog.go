@@ -33,6 +33,11 @@ type Catalog struct {
 	Workspaces []*source.Workspace
 	// Diagnostics concern the sources, not one skill.
 	Diagnostics []diag.Diagnostic
+	// Marketplaces are the plugin marketplaces found, in source order.
+	Marketplaces []*Marketplace
+	// AllPlugins are every plugin of the marketplaces, sorted by name;
+	// Plugins those that hold a published skill, which have a page.
+	AllPlugins, Plugins []*Plugin
 
 	taxonomies []*Taxonomy
 	loader     Loader
@@ -62,9 +67,10 @@ type Content struct {
 }
 
 // New builds the catalog. all must be in source order; each skill's
-// diagnostics must be final but for shadowing, which New adds. loader
-// reads the skills' content (Catalog.Content).
-func New(all []*Skill, workspaces []*source.Workspace, global []diag.Diagnostic, loader Loader) *Catalog {
+// diagnostics must be final but for shadowing, which New adds, and its
+// plugins set (Skill.SetPlugins), plugins of marketplaces. loader reads
+// the skills' content (Catalog.Content).
+func New(all []*Skill, workspaces []*source.Workspace, marketplaces []*Marketplace, global []diag.Diagnostic, loader Loader) *Catalog {
 	c := &Catalog{All: all, Workspaces: workspaces, Diagnostics: diag.Sort(global), loader: loader}
 	for _, s := range all {
 		s.Status = lint.StatusOf(s.Diagnostics)
@@ -101,6 +107,7 @@ func New(all []*Skill, workspaces []*source.Workspace, global []diag.Diagnostic,
 		}
 	}
 	slices.SortFunc(c.Skills, func(a, b *Skill) int { return cmp.Compare(a.Name, b.Name) })
+	c.setPlugins(marketplaces)
 	c.buildTaxonomies()
 	return c
 }

@@ -19,7 +19,7 @@ import (
 // Skill is the catalog's summary of one skill: where it was found, what
 // the files about the whole catalog show of it, and its findings. A field
 // that a catalog-wide file comes to need is added here, made from the
-// parsed skill in NewSkill (a plugin's membership would be one).
+// parsed skill in NewSkill, or by the load (a plugin's membership).
 type Skill struct {
 	// Input is where the skill was found: its source root and path, its
 	// files, and the file system they are read through.
@@ -70,6 +70,10 @@ type Skill struct {
 	// Member is what the checks of a SkillBag workspace read of the skill;
 	// nil when it belongs to none.
 	Member *lint.Member
+	// Plugins are the plugins that hold the skill, sorted by name; see
+	// SetPlugins, which sets Inherited too.
+	Plugins   []*Plugin
+	Inherited Inherited
 
 	// docPending is set while the skill's document is still to be
 	// derived from its content.

@@ -168,15 +168,21 @@ func buildTaxonomy(kind, title string, skills []*Skill, terms func(*Skill) []str
 	})
 	used := map[string]bool{}
 	for _, t := range tax.Terms {
-		slug := siteinfo.Slug(t.Name)
-		for i := 2; used[slug]; i++ {
-			slug = fmt.Sprintf("%s-%d", siteinfo.Slug(t.Name), i)
-		}
-		used[slug] = true
-		t.Slug = slug
+		t.Slug = uniqueSlug(used, t.Name)
 		slices.SortFunc(t.Skills, func(a, b *Skill) int { return cmp.Compare(a.Name, b.Name) })
 	}
 	return tax
+}
+
+// uniqueSlug is the slug of name (siteinfo.Slug), with a number added when
+// used has it already; it adds the slug to used.
+func uniqueSlug(used map[string]bool, name string) string {
+	slug := siteinfo.Slug(name)
+	for i := 2; used[slug]; i++ {
+		slug = fmt.Sprintf("%s-%d", siteinfo.Slug(name), i)
+	}
+	used[slug] = true
+	return slug
 }
 
 // Taxonomies returns the catalog's taxonomies in a fixed order; Types is

@@ -8,7 +8,10 @@
 // reference validator (skills-ref) says so.
 package lint
 
-import "github.com/skilldex/skilldex/build/diag"
+import (
+	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/plugin"
+)
 
 // Rule documents one check.
 type Rule struct {
@@ -29,10 +32,11 @@ const (
 	SpecUASP        = "uasp"
 	SpecSkillBag    = "skillbag"
 	SpecSkilldex    = "skilldex" // safety and publishing rules of skilldex itself
+	SpecPlugin      = "plugin"   // Claude Code, Codex and Cursor plugin manifests (package plugin)
 )
 
 // Rules lists every rule, by code.
-var Rules = []Rule{
+var Rules = append([]Rule{
 	// Reading the sources.
 	{"source-unreadable", diag.Warning, SpecSkilldex, "a folder under a source cannot be read", false},
 	{"file-unreadable", diag.Error, SpecSkilldex, "SKILL.md or the UASP document cannot be read", false},
@@ -135,6 +139,16 @@ var Rules = []Rule{
 	{"skillbag-context-dependency-incomplete", diag.Warning, SpecSkillBag, "a CONTEXT.md dependency lacks name, version or source", false},
 	{"skillbag-bootstrap-missing", diag.Info, SpecSkillBag, ".skills/skillbag-get-skills/SKILL.md is not materialized", false},
 	{"skillbag-agents-md", diag.Info, SpecSkillBag, "AGENTS.md is missing or does not identify the repository as a SKILLBAG source", false},
+}, pluginRules()...)
+
+// pluginRules are the checks of the plugin manifests (package plugin), as
+// rules: validate and the report describe them like the others.
+func pluginRules() []Rule {
+	out := make([]Rule, len(plugin.Rules))
+	for i, r := range plugin.Rules {
+		out[i] = Rule{Code: r.Code, Severity: r.Severity, Spec: SpecPlugin, Summary: r.Summary}
+	}
+	return out
 }
 
 var byCode = func() map[string]Rule {

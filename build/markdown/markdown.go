@@ -79,6 +79,12 @@ type Options struct {
 	// HeadingShift moves every heading that many levels down (at most to
 	// h6): a body's "# Title" sits under the page's own <h1>.
 	HeadingShift int
+	// LinkMention maps a mention of a plugin's skill, PLUGIN:SKILL as
+	// Claude Code names it ("superpowers:brainstorming"), written in prose
+	// or as a whole code span, to the URL of the skill's page; ok false
+	// (or a nil LinkMention) leaves the mention as text. The URL is
+	// trusted like ResolveLink's.
+	LinkMention func(mention string) (url string, ok bool)
 }
 
 // Heading is one heading of the body, for a table of contents.

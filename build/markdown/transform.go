@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode"
@@ -102,7 +103,7 @@ const maxNesting = 32
 // ids, settles every link and image and every fenced block's highlighting,
 // and returns the headings.
 func transform(doc ast.Node, src []byte, opt Options) []Heading {
-	var c collected
+	c := collected{mentions: opt.LinkMention != nil, src: src}
 	c.check(doc)
 	c.visit(doc, 0)
 	headings, links, fences, tooDeep := c.headings, c.links, c.fences, c.tooDeep
@@ -133,6 +134,9 @@ func transform(doc ast.Node, src []byte, opt Options) []Heading {
 	for _, n := range links {
 		settleLink(n, src, opt)
 	}
+	if c.mentions {
+		linkMentions(c.texts, src, opt)
+	}
 
 	highlight := len(fences) <= maxHighlightBlocks
 	budget := maxHighlightBytes
@@ -157,6 +161,11 @@ type collected struct {
 	links    []ast.Node // links, images and autolinks
 	fences   []*ast.FencedCodeBlock
 	tooDeep  []ast.Node // quotes and lists nested past maxNesting
+	// texts are the text nodes and code spans that may hold a mention,
+	// collected when mentions is set.
+	mentions bool
+	texts    []ast.Node
+	src      []byte
 }
 
 // visit collects n's descendants; depth is the number of quotes and lists
@@ -191,6 +200,14 @@ func (c *collected) check(n ast.Node) {
 		c.links = append(c.links, n)
 	case *ast.FencedCodeBlock:
 		c.fences = append(c.fences, n)
+	case *ast.CodeSpan:
+		if c.mentions {
+			c.texts = append(c.texts, n)
+		}
+	case *ast.Text:
+		if c.mentions && n.Parent().Kind() != ast.KindCodeSpan && bytes.IndexByte(n.Segment.Value(c.src), ':') >= 0 {
+			c.texts = append(c.texts, n)
+		}
 	case *ast.String:
 		// A "code" String is written unescaped; only the typographer
 		// makes them, and it is off.

@@ -32,10 +32,12 @@ const (
 
 // SearchInput is search_skills' input.
 type SearchInput struct {
-	Query string `json:"query" jsonschema:"what the skill should do, in words (the last word also matches as a prefix, a misspelt word its nearest spelling); the site's search syntax too: \"a phrase\", +word (required), -word (excluded), type:cli, tag:x, source:x"`
+	Query string `json:"query" jsonschema:"what the skill should do, in words (the last word also matches as a prefix, a misspelt word its nearest spelling); the site's search syntax too: \"a phrase\", +word (required), -word (excluded), type:cli, tag:x, source:x, plugin:x"`
 	Limit int    `json:"limit,omitempty" jsonschema:"how many skills to return, 1 to 50 (default 10)"`
 	Type  string `json:"type,omitempty" jsonschema:"keep skills of this UASP type: cli, api, knowledge or hybrid"`
 	Tag   string `json:"tag,omitempty" jsonschema:"keep skills with this tag"`
+	// Plugin keeps the skills of one plugin of the catalog's marketplaces.
+	Plugin string `json:"plugin,omitempty" jsonschema:"keep the skills of this plugin (plugin marketplaces: see api/v1/plugins.json)"`
 }
 
 // SearchOutput is search_skills' result.
@@ -76,7 +78,7 @@ func New(site *siteread.Site, version string) *mcp.Server {
 		if in.Limit < 0 || in.Limit > MaxLimit {
 			return nil, SearchOutput{}, fmt.Errorf("limit is %d; give 1 to %d", in.Limit, MaxLimit)
 		}
-		hits, total, err := site.Search(ctx, in.Query, siteread.SearchOptions{Limit: in.Limit, Type: in.Type, Tag: in.Tag})
+		hits, total, err := site.Search(ctx, in.Query, siteread.SearchOptions{Limit: in.Limit, Type: in.Type, Tag: in.Tag, Plugin: in.Plugin})
 		if err != nil {
 			return nil, SearchOutput{}, err
 		}

@@ -26,6 +26,8 @@ var goldenPages = []string{
 	"skills/commit-message/index.html",      // a .skill archive
 	"skills/skillbag-get-skills/index.html", // a SkillBag workspace skill
 	"tags/index.html",
+	"plugins/index.html",               // the demo's marketplace
+	"plugins/release-tools/index.html", // a plugin with install commands
 	"report/index.html",
 	"404.html",
 	"feed.xml",

@@ -25,6 +25,8 @@ type card struct {
 	Name, Link, Summary  string
 	Type, Format, Status string
 	Tags                 []termLink
+	// Plugins link the pages of the skill's plugins.
+	Plugins []termLink
 
 	// key digests the fields above, for the keys of the listings that
 	// show the card (see listKey.cards).
@@ -62,6 +64,7 @@ func (r *renderer) makeCard(s *catalog.Skill) *card {
 		Status:  string(s.Status),
 	}
 	c.Type = s.Type()
+	c.Plugins = r.pluginBadges(s)
 	for _, t := range s.Tags {
 		if len(c.Tags) == cardTags {
 			break
@@ -72,6 +75,10 @@ func (r *renderer) makeCard(s *catalog.Skill) *card {
 	k.str(c.Name, c.Link, c.Summary, c.Type, c.Format, c.Status)
 	k.int(len(c.Tags))
 	for _, t := range c.Tags {
+		k.str(t.Name, t.Link)
+	}
+	k.int(len(c.Plugins))
+	for _, t := range c.Plugins {
 		k.str(t.Name, t.Link)
 	}
 	k.h.Sum(c.key[:0])
@@ -234,6 +241,15 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 			fv.More = r.site.Link(siteinfo.TaxonomyIndex(kind))
 		}
 		facets = append(facets, fv)
+		if kind == catalog.Sources {
+			facets = append(facets, r.pluginFacet(c)...)
+		}
+	}
+	var markets []marketView
+	for _, m := range c.Marketplaces {
+		if len(m.Plugins) > 0 && m.Name != "" {
+			markets = append(markets, marketView{m.Name, m.Description})
+		}
 	}
 	addAll := r.addAllOf(c)
 	return r.paginate("", c.Skills, func(sitePath string, cards []*card, p *pager) error {
@@ -243,7 +259,7 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 		}
 		key := r.newListKey("home.html")
 		key.int(len(c.Skills))
-		key.str(fmt.Sprint(addAll != nil))
+		key.str(fmt.Sprint(addAll != nil), fmt.Sprintf("%#v", markets))
 		key.cards(cards)
 		key.pager(p)
 		for _, f := range facets {
@@ -259,9 +275,31 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 			Section:     "home",
 			Data: map[string]any{
 				"Total": len(c.Skills), "Cards": cards, "Pager": p, "Facets": facets, "AddAll": addAll,
+				"Marketplaces": markets,
 			},
 		}, key)
 	})
+}
+
+// marketView is a marketplace as the home page names it.
+type marketView struct{ Name, Description string }
+
+// pluginFacet is the home page's Plugins facet: the plugins with the most
+// skills, linking their pages; none when the catalog has no plugins.
+func (r *renderer) pluginFacet(c *catalog.Catalog) []facetView {
+	if len(c.Plugins) == 0 {
+		return nil
+	}
+	ps := slices.Clone(c.Plugins)
+	slices.SortStableFunc(ps, func(a, b *catalog.Plugin) int { return len(b.Skills) - len(a.Skills) })
+	fv := facetView{Title: "Plugins"}
+	for _, p := range ps[:min(len(ps), homeFacetValues)] {
+		fv.Values = append(fv.Values, facetValue{p.Name, r.pluginLink(p), len(p.Skills)})
+	}
+	if len(ps) > homeFacetValues {
+		fv.More = r.site.Link(siteinfo.PluginsIndex)
+	}
+	return []facetView{fv}
 }
 
 func (r *renderer) homeDescription(c *catalog.Catalog) string {

@@ -54,10 +54,12 @@ func (Writer) Name() string { return "pages" }
 // each skill's page; then come the listings, the search page, the report,
 // 404, the feeds and the sitemap.
 func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
-	r, err := newRenderer(site, out.Minifies())
+	r, err := newRenderer(site, out.Minifies(), len(c.Plugins) > 0)
 	if err != nil {
 		return pass.Work{}, err
 	}
+	r.mentions = mentions(c, site)
+	r.mentionsWorld = mentionsWorld(r.mentions)
 	r.memo, r.ctx = m, ctx
 	r.termLinks = termLinks(c, site)
 	r.folders = newSkillFolders(c)
@@ -67,7 +69,7 @@ func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	}
 	catalogPages := func() error {
 		steps := []func(*catalog.Catalog, *output.Writer) error{
-			r.writeHome, r.writeTaxonomies, r.writeSearch, r.writeReport, r.writeNotFound, r.writeFeeds,
+			r.writeHome, r.writeTaxonomies, r.writePlugins, r.writeSearch, r.writeReport, r.writeNotFound, r.writeFeeds,
 		}
 		for _, step := range steps {
 			if err := ctx.Err(); err != nil {
@@ -97,6 +99,10 @@ type renderer struct {
 	// linkWorld digests what they resolve against (see linkEnv).
 	folders   skillFolders
 	linkWorld string
+	// mentions link PLUGIN:SKILL in bodies to the skill's page;
+	// mentionsWorld digests them (see mentionsWorld).
+	mentions      map[string]string
+	mentionsWorld string
 	// ctx is the build's: long loops stop when it is done.
 	ctx context.Context
 	// memo keeps per-skill work between serve's builds; nil otherwise.
@@ -140,14 +146,15 @@ func (v *siteView) Asset(name string) string { return v.assets[name] }
 
 // pageFiles are the templates that define a page's "content"; each is
 // parsed with base.html and partials.html.
-var pageFiles = []string{"home.html", "skill.html", "taxonomy.html", "term.html", "search.html", "report.html", "notfound.html"}
+var pageFiles = []string{"home.html", "skill.html", "taxonomy.html", "term.html", "search.html", "report.html", "notfound.html", "plugin.html", "plugins.html"}
 
 // newRenderer parses the templates, minified when minify is set: pages are
-// then written as rendered, never minified one by one.
-func newRenderer(site *siteinfo.Info, minify bool) (*renderer, error) {
+// then written as rendered, never minified one by one. plugins says that
+// the catalog has plugin pages, which the navigation then links.
+func newRenderer(site *siteinfo.Info, minify, plugins bool) (*renderer, error) {
 	r := &renderer{site: site, pages: map[string]*template.Template{}}
 	digest := sha256.New()
-	fmt.Fprintf(digest, "%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00", site.Title, site.Description, site.Base, site.Repository, site.RepositoryBranch, site.QueryPaths, site.Parts)
+	fmt.Fprintf(digest, "%v\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00", plugins, site.Title, site.Description, site.Base, site.Repository, site.RepositoryBranch, site.QueryPaths, site.Parts)
 	repo, _ := forge.Repository(site.Repository)
 	v := &siteView{
 		info: site, Title: site.Title, Description: site.Description, Base: site.Base.Path,
@@ -161,6 +168,9 @@ func newRenderer(site *siteinfo.Info, minify bool) (*renderer, error) {
 		{"Capabilities", site.Link("capabilities/"), catalog.Capabilities},
 		{"Types", site.Link("types/"), catalog.Types},
 		{"Report", site.Link("report/"), "report"},
+	}
+	if plugins {
+		v.Nav = slices.Insert(v.Nav, 2, navItem{"Plugins", site.Link(siteinfo.PluginsIndex), "plugins"})
 	}
 	names, err := fs.Glob(static.FS, "*")
 	if err != nil {

@@ -35,22 +35,27 @@ type skillView struct {
 	Source            termLink
 	Permissions       []string
 	Categories, Tags  []termLink
-	Body              template.HTML
-	TOC               []markdown.Heading
-	UASP              template.HTML
-	UASPDerived       bool
-	UASPVersion       string
-	UASPDeclared      string
-	APIDoc            string
-	Interface         []fact
-	Schemas           []schemaView
-	Examples          []exampleView
-	Diagnostics       []diagView
-	Install           *installView
-	Facts             []fact
-	Files             []fileLink
-	Endpoints         []endpoint
-	Forge             []endpoint // the skill's source on its forge (forgeLinks)
+	// CategoriesInherited and TagsInherited say that the skill has its
+	// categories, its tags, from its plugins (catalog.Inherited).
+	CategoriesInherited, TagsInherited bool
+	// Plugins link the pages of the skill's plugins.
+	Plugins      []termLink
+	Body         template.HTML
+	TOC          []markdown.Heading
+	UASP         template.HTML
+	UASPDerived  bool
+	UASPVersion  string
+	UASPDeclared string
+	APIDoc       string
+	Interface    []fact
+	Schemas      []schemaView
+	Examples     []exampleView
+	Diagnostics  []diagView
+	Install      *installView
+	Facts        []fact
+	Files        []fileLink
+	Endpoints    []endpoint
+	Forge        []endpoint // the skill's source on its forge (forgeLinks)
 }
 
 type fact struct{ Key, Value, Link string }
@@ -88,7 +93,7 @@ func (r *renderer) writeSkillPage(s *pass.Skill, out *output.Writer) error {
 		if err != nil {
 			return err
 		}
-		sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key + "\x00" + env + "\x00" + r.termsEnv(s.Skill)))
+		sum := sha256.Sum256([]byte(s.Key + "\x00" + r.key + "\x00" + env + "\x00" + r.termsEnv(s.Skill) + "\x00" + s.PluginsKey() + "\x00" + r.mentionsWorld))
 		key = hex.EncodeToString(sum[:])
 	}
 	g, reused, err := out.Group("page:"+s.Name, key)
@@ -167,6 +172,8 @@ func (r *renderer) skillView(s *catalog.Skill, k *catalog.Content) (*skillView, 
 	for _, t := range s.Tags {
 		v.Tags = append(v.Tags, termLink{hashTag(t), r.termLink(catalog.Tags, t)})
 	}
+	v.CategoriesInherited, v.TagsInherited = s.Inherited.Categories, s.Inherited.Tags
+	v.Plugins = r.pluginBadges(s)
 
 	files := map[string]bool{}
 	for _, f := range s.Files {
@@ -179,7 +186,7 @@ func (r *renderer) skillView(s *catalog.Skill, k *catalog.Content) (*skillView, 
 	}
 	resolve := r.linkResolver(s, files)
 	if len(k.Body) > 0 {
-		res, err := markdown.Render(k.Body, markdown.Options{ResolveLink: resolve, HeadingShift: 1})
+		res, err := markdown.Render(k.Body, markdown.Options{ResolveLink: resolve, HeadingShift: 1, LinkMention: r.linkMention})
 		if err != nil {
 			return nil, fmt.Errorf("%s: rendering the body: %w", s.File(), err)
 		}
@@ -459,6 +466,13 @@ func (r *renderer) resolveLinkEnv(s *pass.Skill) (string, error) {
 		b.WriteString(target + "\x00" + u + "\x00")
 	}
 	return b.String(), nil
+}
+
+// linkMention links a mention of a plugin's skill (PLUGIN:SKILL) to the
+// skill's page, when the catalog has the plugin and it holds the skill.
+func (r *renderer) linkMention(m string) (string, bool) {
+	u, ok := r.mentions[m]
+	return u, ok
 }
 
 // termsEnv says where the skill's taxonomy terms link in this build: a

@@ -233,6 +233,11 @@ func APIQuery(name, file string) string     { return "api/v1/skills/" + name + "
 func APIPaths(name string) string           { return "api/v1/skills/" + name + "/paths.json" }
 func TaxonomyPage(kind, slug string) string { return kind + "/" + slug + "/" }
 func TaxonomyIndex(kind string) string      { return kind + "/" }
+func PluginPage(slug string) string         { return "plugins/" + slug + "/" }
+func APIPlugins() string                    { return "api/v1/plugins.json" }
+
+// PluginsIndex is the site path of the page that lists the plugins.
+const PluginsIndex = "plugins/"
 
 // FileOf returns the file that serves a site path: "x/" -> "x/index.html".
 func FileOf(sitePath string) string {

@@ -13,8 +13,9 @@ type SearchOptions struct {
 	// Limit is the number of skills to return (10 when 0).
 	Limit int
 	// Type keeps the skills of this UASP type (cli, api, knowledge,
-	// hybrid); Tag those with this tag. Both ignore case.
-	Type, Tag string
+	// hybrid); Tag those with this tag; Plugin those of this plugin. They
+	// ignore case.
+	Type, Tag, Plugin string
 }
 
 // Hit is a skill a search found.
@@ -25,6 +26,7 @@ type Hit struct {
 	Format      string   `json:"format,omitempty"`
 	Status      string   `json:"status,omitempty"`
 	Tags        []string `json:"tags,omitempty"`
+	Plugins     []string `json:"plugins,omitempty"`
 	// Page is the link of the skill's page.
 	Page string `json:"page"`
 	// Install is the skills CLI's command that installs the skill, when
@@ -45,7 +47,7 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) ([]H
 	}
 	ix := jsonsearch.New(s.indexFile)
 	var filters []jsonsearch.Filter
-	for _, f := range []struct{ facet, value string }{{"type", opt.Type}, {"tags", opt.Tag}} {
+	for _, f := range []struct{ facet, value string }{{"type", opt.Type}, {"tags", opt.Tag}, {"plugin", opt.Plugin}} {
 		if f.value == "" {
 			continue
 		}
@@ -78,7 +80,7 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) ([]H
 		if c == nil {
 			continue
 		}
-		h := Hit{Name: c.Name, Description: c.Description, Type: c.Type, Format: c.Format, Status: c.Status, Tags: c.Tags,
+		h := Hit{Name: c.Name, Description: c.Description, Type: c.Type, Format: c.Format, Status: c.Status, Tags: c.Tags, Plugins: c.Plugins,
 			Page: s.Link(siteinfo.SkillPage(c.Name))}
 		if s.installs(c) {
 			h.Install = siteinfo.InstallCommand(s.URL.String(), c.Name)

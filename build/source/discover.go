@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/plugin"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/fsstamp"
 )
@@ -81,6 +82,10 @@ type Result struct {
 	Inputs []*Input
 	// Workspaces are the SkillBag workspaces found, sorted by path.
 	Workspaces []*Workspace
+	// Marketplaces are the plugin marketplace roots found (folders holding
+	// a client's marketplace file, see plugin.MarketplaceDir), sorted by
+	// root, then folder; one per folder whatever the clients.
+	Marketplaces []MarketplaceRoot
 	// Diagnostics concern the sources rather than one skill.
 	Diagnostics []diag.Diagnostic
 	// Skipped lists the folders not searched, in the order of the walk:
@@ -129,6 +134,7 @@ func Discover(ctx context.Context, roots []string, opt Options) (*Result, error)
 		return a.RelPath < b.RelPath
 	})
 	sort.Slice(res.Workspaces, func(i, j int) bool { return res.Workspaces[i].Path < res.Workspaces[j].Path })
+	res.Marketplaces = sortMarketplaces(res.Marketplaces)
 	res.Diagnostics = diag.Sort(res.Diagnostics)
 	return res, nil
 }
@@ -449,6 +455,7 @@ func (w *walker) walkChildren(rel string, entries []fs.DirEntry, ws *Workspace) 
 		}
 		w.res.Inputs = append(w.res.Inputs, found[i].Inputs...)
 		w.res.Workspaces = append(w.res.Workspaces, found[i].Workspaces...)
+		w.res.Marketplaces = append(w.res.Marketplaces, found[i].Marketplaces...)
 		w.res.Diagnostics = append(w.res.Diagnostics, found[i].Diagnostics...)
 		w.res.Skipped = append(w.res.Skipped, found[i].Skipped...)
 	}
@@ -470,6 +477,9 @@ func (w *walker) relOf(ws *Workspace) string {
 // file handles one regular file found at rel.
 func (w *walker) file(rel string, stamp fsstamp.Stamp, skill *folderSkill) {
 	name := path.Base(rel)
+	if dir, _, ok := plugin.MarketplaceDir(rel); ok {
+		w.res.Marketplaces = append(w.res.Marketplaces, MarketplaceRoot{Root: w.root, RealRoot: w.realRoot, RootShown: w.shown, RootIndex: w.rootIndex, Dir: dir})
+	}
 	switch {
 	case strings.EqualFold(path.Ext(name), ".skill"), skill == nil && isArchiveName(name):
 		w.addArchive(w.display(rel), name, rel)

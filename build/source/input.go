@@ -7,9 +7,11 @@
 package source
 
 import (
+	"cmp"
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/internal/fsstamp"
@@ -121,4 +123,34 @@ type Workspace struct {
 	AgentsMD []byte
 	// SkillDirs lists the folder names under .skills/, sorted.
 	SkillDirs []string
+}
+
+// MarketplaceRoot is a folder of a source root holding the marketplace file
+// of one or more agent clients (package plugin reads it).
+type MarketplaceRoot struct {
+	// Root, RealRoot (symbolic links resolved), RootShown and RootIndex
+	// are the source root's, as for Input.
+	Root, RealRoot, RootShown string
+	RootIndex                 int
+	// Dir is the marketplace's folder relative to the root,
+	// slash-separated ("." for the root itself).
+	Dir string
+}
+
+// Display returns how diagnostics name rel, a slash-separated path
+// relative to the source root.
+func (m MarketplaceRoot) Display(rel string) string {
+	if rel == "." {
+		return m.RootShown
+	}
+	return filepath.Join(m.RootShown, filepath.FromSlash(rel))
+}
+
+// sortMarketplaces sorts ms by root, then folder, and drops repeats (a
+// folder with the marketplace files of several clients).
+func sortMarketplaces(ms []MarketplaceRoot) []MarketplaceRoot {
+	slices.SortFunc(ms, func(a, b MarketplaceRoot) int {
+		return cmp.Or(cmp.Compare(a.RootIndex, b.RootIndex), cmp.Compare(a.Dir, b.Dir))
+	})
+	return slices.CompactFunc(ms, func(a, b MarketplaceRoot) bool { return a.RootIndex == b.RootIndex && a.Dir == b.Dir })
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -84,5 +85,50 @@ func TestValidateFormats(t *testing.T) {
 	_, out, _ = runCLI(t, "validate", "--format", "sarif", dir)
 	if !strings.Contains(out, `"version": "2.1.0"`) {
 		t.Errorf("sarif:\n%s", out)
+	}
+}
+
+// TestValidateFormatsPluginFindings: a broken marketplace's findings, at
+// their line and column, are in every format of validate and in the
+// build's report page, and its skill is published all the same.
+func TestValidateFormatsPluginFindings(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `-- .claude-plugin/marketplace.json --
+{"name": "m", "owner": {"name": "o"},
+ "plugins": [{"name": "tools", "source": "./tool"}]}
+-- skills/deployer/SKILL.md --
+---
+name: deployer
+description: Deploys things. Use when deploying.
+---
+Body.
+`)
+	file := filepath.Join(dir, ".claude-plugin", "marketplace.json")
+	cases := []struct{ format, want string }{
+		{"text", file + ":2:42: error: "},
+		{"json", `"code": "plugin-source-missing"`},
+		{"github", "/.claude-plugin/marketplace.json,line=2,col=42,"},
+		{"sarif", `"ruleId": "plugin-source-missing"`},
+	}
+	for _, c := range cases {
+		code, out, _ := runCLI(t, "validate", "--format", c.format, dir)
+		if code != exitFindings || !strings.Contains(out, c.want) || !strings.Contains(out, "plugin-source-missing") {
+			t.Errorf("validate --format %s: exit %d, want %q in\n%s", c.format, code, c.want, out)
+		}
+	}
+	_, out, _ := runCLI(t, "validate", "--format", "sarif", dir)
+	if !strings.Contains(out, `"id": "plugin-source-missing"`) {
+		t.Error("sarif: the plugin rules are not among the tool's rules")
+	}
+	site := filepath.Join(t.TempDir(), "public")
+	// The inputs have an error: the build says so, and writes the site.
+	if code, _, stderr := runCLI(t, "build", dir, "-o", site); code != exitFindings {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	report, err := os.ReadFile(filepath.Join(site, "report", "index.html"))
+	if err != nil || !strings.Contains(string(report), "plugin-source-missing") || !strings.Contains(string(report), "marketplace.json:2:42") {
+		t.Errorf("the report page lacks the finding (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(site, "skills", "deployer", "index.html")); err != nil {
+		t.Error("the skill of the broken marketplace is not published")
 	}
 }

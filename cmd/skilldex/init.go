@@ -23,6 +23,13 @@ import (
 //go:embed initfs
 var initFS embed.FS
 
+// marketFS holds the files skilldex init --marketplace adds: a Claude Code
+// marketplace whose one plugin is the repository, and that plugin's
+// manifest (see marketplaceFiles).
+//
+//go:embed initmarket
+var marketFS embed.FS
+
 // configSchema is the JSON Schema of skilldex.yaml, which skilldex config
 // schema prints and the repository serves to editors (schemaURL).
 //
@@ -53,8 +60,9 @@ type initOptions struct {
 	// version is the skilldex the catalog's workflow installs and whose
 	// schema its config names.
 	version buildVersion
-	// A later --marketplace (issue 21) adds its files in catalogFiles
-	// from a field here.
+	// marketplace, when set, names the plugin marketplace the repository
+	// is made as, and its one plugin (--marketplace).
+	marketplace string
 }
 
 // An initFile is one file skilldex init writes.
@@ -90,14 +98,61 @@ func catalogFiles(opt initOptions) ([]initFile, error) {
 		if to, ok := from[rel]; ok {
 			rel = to
 		}
-		files = append(files, initFile{path: rel, data: []byte(fill.Replace(string(data)))})
+		text := fill.Replace(string(data))
+		if rel == ConfigFile && opt.marketplace != "" {
+			// The marketplace's files are at the repository's root.
+			text = strings.Replace(text, "\nsources:\n  - skills\n", "\nsources:\n  - .\n", 1)
+		}
+		files = append(files, initFile{path: rel, data: []byte(text)})
 		return nil
 	})
+	if err == nil && opt.marketplace != "" {
+		files = append(files, marketplaceFiles(opt.marketplace)...)
+	}
 	// The config first: it says what the rest is.
 	slices.SortStableFunc(files, func(a, b initFile) int {
 		return cmp.Compare(order(a.path), order(b.path))
 	})
 	return files, err
+}
+
+// marketplaceFiles are the files that make a catalog a Claude Code plugin
+// marketplace named name, with one plugin of the same name: the
+// repository itself (source "./"), whose skills are those of skills/.
+func marketplaceFiles(name string) []initFile {
+	fill := strings.NewReplacer("MARKETPLACE_NAME", name, "PLUGIN_NAME", name)
+	var files []initFile
+	for _, f := range []string{"marketplace.json", "plugin.json"} {
+		data, _ := marketFS.ReadFile("initmarket/" + f) // embedded: always there
+		files = append(files, initFile{path: ".claude-plugin/" + f, data: []byte(fill.Replace(string(data)))})
+	}
+	return files
+}
+
+// marketplaceName is the name of the marketplace made in dir: its folder's
+// name in kebab-case, as clients want plugin and marketplace names.
+func marketplaceName(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(filepath.Base(abs)) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+			continue
+		}
+		hyphen = true
+	}
+	if b.Len() == 0 {
+		return "skills"
+	}
+	return b.String()
 }
 
 // order places the config first, then the skills, then the rest.
@@ -155,6 +210,7 @@ func keptHint(dest, rel string) string {
 }
 
 func newInitCmd() *cobra.Command {
+	var marketplace bool
 	cmd := &cobra.Command{
 		Use:   "init [DIR]",
 		Short: "Start a catalog repository that builds and publishes as it stands",
@@ -170,12 +226,22 @@ it does not exist:
                                  this skilldex's version pinned
   .gitignore                     leaves the site (public/) out of git
 
+With --marketplace, the repository is a Claude Code plugin marketplace
+too, named after the folder, whose one plugin is the repository:
+
+  .claude-plugin/marketplace.json  the marketplace, listing the plugin
+  .claude-plugin/plugin.json       the plugin, whose skills are skills/
+
+and the config's source is the whole repository, so that the site has
+the plugin's page and its install commands.
+
 It never overwrites a file: one that exists is kept, and said so.
 skilldex build then writes the site, skilldex serve shows it as you
 write; pushed to GitHub, with Settings > Pages > Source set to GitHub
 Actions, it is published.`,
 		Example: `  skilldex init my-skills && cd my-skills && skilldex serve
-  skilldex init                 # in the repository's folder`,
+  skilldex init                 # in the repository's folder
+  skilldex init --marketplace my-plugins`,
 		Args: argsBetween(0, 1, "at most one folder"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := "."
@@ -185,7 +251,11 @@ Actions, it is published.`,
 			if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 				return failure(fmt.Errorf("%s is a file; give the folder to make the catalog in", dir))
 			}
-			files, err := catalogFiles(initOptions{version: thisVersion()})
+			opt := initOptions{version: thisVersion()}
+			if marketplace {
+				opt.marketplace = marketplaceName(dir)
+			}
+			files, err := catalogFiles(opt)
 			if err != nil {
 				return failure(err)
 			}
@@ -204,9 +274,13 @@ Actions, it is published.`,
 			}
 			fmt.Fprintf(out, "\nnext: %sskilldex serve   (the site, as you write skills under %s)\n", in, path.Join(filepath.ToSlash(dir), "skills"))
 			fmt.Fprintln(out, "      push to GitHub, and set Settings > Pages > Source to GitHub Actions, to publish it")
+			if marketplace {
+				fmt.Fprintf(out, "      in Claude Code: /plugin marketplace add OWNER/REPO, then /plugin install %s@%[1]s\n", opt.marketplace)
+			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&marketplace, "marketplace", false, "make the repository a Claude Code plugin marketplace too, of one plugin: the repository")
 	return cmd
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skilldex/skilldex/build/plugin"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
@@ -150,4 +151,35 @@ func TestREADMEWorkflowIsInits(t *testing.T) {
 		}
 	}
 	t.Fatal("init writes no workflow")
+}
+
+// TestInitMarketplace: skilldex init --marketplace makes a Claude Code
+// marketplace of one plugin, the repository, that package plugin reads
+// with no finding, and that the site publishes with its install command.
+func TestInitMarketplace(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "My_Plugins")
+	code, out, stderr := runCLI(t, "init", "--marketplace", dir)
+	if code != exitOK || !strings.Contains(out, "/plugin install my-plugins@my-plugins") {
+		t.Fatalf("init --marketplace: exit %d\n%s%s", code, out, stderr)
+	}
+	set := plugin.Load(os.DirFS(dir), ".", plugin.Options{})
+	if set == nil || len(set.Diagnostics) != 0 || len(set.Plugins) != 1 || set.Plugins[0].Name != "my-plugins" {
+		t.Fatalf("the marketplace: %+v", set)
+	}
+	set.Assign([]plugin.SkillRef{{Dir: "skills/write-a-skill", Name: "write-a-skill"}})
+	if len(set.Plugins[0].Skills) != 1 {
+		t.Errorf("the plugin holds %v, want write-a-skill", set.Plugins[0].Skills)
+	}
+	t.Chdir(dir)
+	code, out, stderr = runCLI(t, "validate", "--strict")
+	if code != exitOK || !strings.Contains(out, "1 skill: 1 approved, 0 caution, 0 rejected; 0 errors, 0 warnings, 0 infos") {
+		t.Errorf("validate --strict: exit %d\n%s%s", code, out, stderr)
+	}
+	if code, _, stderr = runCLI(t, "build", "--base-url", "https://acme.github.io/my-plugins/"); code != exitOK {
+		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	page, err := os.ReadFile(filepath.Join("public", "plugins", "my-plugins", "index.html"))
+	if err != nil || !strings.Contains(string(page), "/plugin install my-plugins@my-plugins") || !strings.Contains(string(page), `href="/my-plugins/skills/write-a-skill/"`) {
+		t.Errorf("the plugin's page (%v):\n%s", err, page)
+	}
 }

@@ -29,6 +29,7 @@ func mcpScenario(site string) mcpclient.Scenario {
 		Calls: []mcpclient.Call{
 			call("search", "search_skills", map[string]any{"query": "csv profile"}),
 			call("search-cli", "search_skills", map[string]any{"query": "browser", "type": "cli", "limit": 3}),
+			call("search-plugin", "search_skills", map[string]any{"query": "notes", "plugin": "Release-Tools"}),
 			call("search-limit", "search_skills", map[string]any{"query": "skills", "limit": 500}),
 			call("query", "query_skill", map[string]any{"query": "agent-browser:commands.click"}),
 			call("query-deep", "query_skill", map[string]any{"query": "agent-browser:commands.record.start.args.file.type"}),
@@ -109,6 +110,11 @@ func checkMCP(t *testing.T, res *mcpclient.Result, base, content string) {
 	search.Skills = nil
 	if err := json.Unmarshal(res.Calls["search-cli"].Structured, &search); err != nil || len(search.Skills) != 1 || search.Skills[0].Name != "agent-browser" || search.Skills[0].Install != "" {
 		t.Errorf("search, type cli: %+v", res.Calls["search-cli"])
+	}
+	search.Skills = nil
+	// The demo catalog's marketplace has one plugin, of release-notes.
+	if err := json.Unmarshal(res.Calls["search-plugin"].Structured, &search); err != nil || len(search.Skills) != 1 || search.Skills[0].Name != "release-notes" {
+		t.Errorf("search, plugin release-tools: %+v", res.Calls["search-plugin"])
 	}
 	if c := res.Calls["search-limit"]; !c.IsError || !strings.Contains(c.Text, "give 1 to 50") {
 		t.Errorf("a limit of 500: %+v", c)

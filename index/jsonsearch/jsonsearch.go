@@ -392,6 +392,8 @@ type Card struct {
 	Status      string
 	Type        string
 	Tags        []string
+	// Plugins names the skill's plugins (plugin marketplaces).
+	Plugins []string
 	// Page is the site path of the skill's page.
 	Page string
 }
@@ -417,7 +419,7 @@ func (ix *Index) Cards(ctx context.Context, docs []int) ([]*Card, error) {
 		}
 		raw := cards[d%m.Cards]
 		c := &Card{Doc: d}
-		fields := []any{&c.Name, &c.Description, &c.Format, &c.Status, &c.Type, &c.Tags}
+		fields := []any{&c.Name, &c.Description, &c.Format, &c.Status, &c.Type, &c.Tags, &c.Plugins}
 		for j := range min(len(raw), len(fields)) {
 			if err := json.Unmarshal(raw[j], fields[j]); err != nil {
 				return nil, fmt.Errorf("search index: card %d: %v", d, err)

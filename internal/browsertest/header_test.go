@@ -135,7 +135,7 @@ func TestHeaderKeyboard(t *testing.T) {
 		width int64
 		want  []string // what each Tab focuses, after the skip link
 	}{
-		{1280, []string{"a.sd-brand:Demo skills", "a:Skills", "a:Search", "a:Tags"}},
+		{1280, []string{"a.sd-brand:Demo skills", "a:Skills", "a:Search", "a:Plugins", "a:Tags"}},
 		{390, []string{"a.sd-brand:Demo skills", "summary.sd-icon-button:Menu"}},
 	} {
 		check(t, tab, tab.Do(chromedp.EmulateViewport(c.width, 800)))
