@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skilldex/skilldex/build/skill"
 )
 
 // The JSON index lets a browser search without a server while fetching
@@ -90,22 +92,27 @@ type FacetInfo struct {
 	// is set when f/<id>.json lists more.
 	Values [][3]any `json:"values"`
 	All    bool     `json:"all,omitempty"`
+	// Labels name the values shown otherwise than they are filtered by
+	// (the format "skill-md" is shown "SKILL.md"), for every value.
+	Labels map[string]string `json:"labels,omitempty"`
 }
 
 // facetDefs are the facets, in display order.
 var facetDefs = []struct {
 	id, label string
 	values    func(d *document) []string
+	// display, when set, is how a value is shown.
+	display func(value string) string
 }{
-	{"source", "Source", func(d *document) []string { return nonEmpty(d.Source) }},
-	{"plugin", "Plugin", func(d *document) []string { return d.Plugins }},
-	{"type", "Type", func(d *document) []string { return nonEmpty(d.Type) }},
-	{"category", "Category", func(d *document) []string { return d.Categories }},
-	{"tags", "Tags", func(d *document) []string { return d.Tags }},
-	{"capabilities", "Capabilities", func(d *document) []string { return d.Capabilities }},
-	{"license", "License", func(d *document) []string { return nonEmpty(d.License) }},
-	{"status", "Status", func(d *document) []string { return nonEmpty(d.Status) }},
-	{"format", "Format", func(d *document) []string { return nonEmpty(d.Format) }},
+	{"source", "Source", func(d *document) []string { return nonEmpty(d.Source) }, nil},
+	{"plugin", "Plugin", func(d *document) []string { return d.Plugins }, nil},
+	{"type", "Type", func(d *document) []string { return nonEmpty(d.Type) }, nil},
+	{"category", "Category", func(d *document) []string { return d.Categories }, nil},
+	{"tags", "Tags", func(d *document) []string { return d.Tags }, nil},
+	{"capabilities", "Capabilities", func(d *document) []string { return d.Capabilities }, nil},
+	{"license", "License", func(d *document) []string { return nonEmpty(d.License) }, nil},
+	{"status", "Status", func(d *document) []string { return nonEmpty(d.Status) }, nil},
+	{"format", "Format", func(d *document) []string { return nonEmpty(d.Format) }, func(v string) string { return skill.Format(v).Label() }},
 }
 
 func nonEmpty(s string) []string {
@@ -451,6 +458,15 @@ func cardFiles(recs []*record) []jsonFile {
 type facet struct {
 	id, label string
 	values    []facetValue
+	display   func(value string) string
+}
+
+// shown is how the facet's value v is shown.
+func (f facet) shown(v string) string {
+	if f.display == nil {
+		return v
+	}
+	return f.display(v)
 }
 
 type facetValue struct {
@@ -483,7 +499,7 @@ func computeFacets(docs []*document) []facet {
 				}
 			}
 		}
-		f := facet{id: def.id, label: def.label}
+		f := facet{id: def.id, label: def.label, display: def.display}
 		for _, g := range groups {
 			name := ""
 			for sp, c := range g.spellings {
@@ -514,6 +530,12 @@ func writeFacets(facets []facet) ([]FacetInfo, []jsonFile) {
 		all := make([][3]any, len(f.values))
 		for i, v := range f.values {
 			all[i] = [3]any{v.name, len(v.docs), i}
+			if shown := f.shown(v.name); shown != v.name {
+				if info.Labels == nil {
+					info.Labels = map[string]string{}
+				}
+				info.Labels[v.name] = shown
+			}
 			files = append(files, jsonFile{fmt.Sprintf("f/%s/%d.json", f.id, i), docList(v.docs)})
 		}
 		info.Values = all[:min(len(all), manifestValues)]

@@ -133,7 +133,7 @@ function start() {
       const i = shown++;
       const href = base + c.page;
       const labels = el('span', { class: 'search-labels' });
-      for (const l of [c.type, c.format, c.status]) if (l) labels.append(el('span', { class: 'search-label' }, l));
+      for (const l of [c.type, valueLabel('format', c.format), c.status]) if (l) labels.append(el('span', { class: 'search-label' }, l));
       for (const p of c.plugins) labels.append(el('span', { class: 'search-label' }, 'plugin: ' + p));
       const tags = el('span', { class: 'search-tags' });
       for (const t of c.tags || []) tags.append(el('span', { class: 'search-tag' }, t));
@@ -174,6 +174,13 @@ function start() {
     }
   });
 
+  // valueLabel is how the value of facet id is shown: the manifest's label for
+  // it (the format skill-md is SKILL.md), else the value itself.
+  function valueLabel(id, value) {
+    const f = (index.manifest.facets || []).find((f) => f.id === id);
+    return (f && f.labels && f.labels[value]) || value;
+  }
+
   async function renderFacets() {
     if (!facetsBox) return;
     facetsBox.replaceChildren();
@@ -188,7 +195,7 @@ function start() {
           if (!all && k >= FACET_VALUES && !on) return;
           const cb = el('input', { type: 'checkbox', name: f.id, value: name, checked: on });
           cb.addEventListener('change', () => toggle(f.id, name, cb.checked));
-          ul.append(el('li', null, el('label', null, cb, ' ' + name + ' ', el('span', { class: 'search-count' }, '(' + count + ')'))));
+          ul.append(el('li', null, el('label', null, cb, ' ' + valueLabel(f.id, name) + ' ', el('span', { class: 'search-count' }, '(' + count + ')'))));
         });
       };
       add(f.values, false);

@@ -331,19 +331,20 @@ func TestSearchFacet(t *testing.T) {
 		Want      []string
 	}
 	for _, id := range []string{"type", "format"} {
-		values, err := browsertest.Eval[[]string](tab, fmt.Sprintf(`[...document.querySelectorAll('#search-facets input[name=%q]')].map(i => i.value)`, id))
+		// Each value with what its label shows, which the cards show too.
+		values, err := browsertest.Eval[[][2]string](tab, fmt.Sprintf(`[...document.querySelectorAll('#search-facets input[name=%q]')].map(i => [i.value, i.parentElement.textContent.replace(/\(\d+\)\s*$/, '').trim()])`, id))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, v := range values {
 			var want []string
 			for _, r := range before {
-				if contains(r.Labels, v) {
+				if contains(r.Labels, v[1]) {
 					want = append(want, r.Name)
 				}
 			}
 			if len(want) > 0 && len(want) < len(before) {
-				facet.ID, facet.Value, facet.Want = id, v, want
+				facet.ID, facet.Value, facet.Want = id, v[0], want
 				break
 			}
 		}
@@ -353,6 +354,18 @@ func TestSearchFacet(t *testing.T) {
 	}
 	if facet.ID == "" {
 		t.Fatalf("no type or format facet value splits the results %+v", before)
+	}
+
+	// Formats show as people name them, in the facet and on the cards.
+	formats, err := browsertest.Eval[[]string](tab, `[...document.querySelectorAll('#search-facets input[name=format]')].map(i => i.parentElement.textContent.replace(/\(\d+\)\s*$/, '').trim())`)
+	check(t, tab, err)
+	if !contains(formats, "SKILL.md") || contains(formats, "skill-md") {
+		t.Errorf("the format facet shows %q, want SKILL.md for skill-md", formats)
+	}
+	for _, r := range before {
+		if contains(r.Labels, "skill-md") {
+			t.Errorf("result %s is labelled %q, want SKILL.md, not skill-md", r.Name, r.Labels)
+		}
 	}
 
 	sel := fmt.Sprintf(`#search-facets input[name=%q][value=%q]`, facet.ID, facet.Value)
