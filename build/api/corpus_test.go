@@ -87,7 +87,8 @@ func TestCorpusAPI(t *testing.T) {
 // lists of named entries, an entry by its name or id. Every such path the
 // query engine finds (a key holding a dot may shadow the walk's own
 // path: the engine's answer is what counts) must have its file, holding
-// that answer.
+// that answer, unless the walk took a key that differs from another only
+// in case, which would share its file on macOS and Windows.
 func checkHeldOutPaths(t *testing.T, site string, c *catalog.Catalog) int {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(18, 2026))
@@ -104,6 +105,13 @@ func checkHeldOutPaths(t *testing.T, site string, c *catalog.Catalog) int {
 		for range 4 {
 			var segs []string
 			var v any = k.Doc.Root
+			folded := false // a key taken has a sibling of the same FileKey
+			take := func(siblings []string, key string) {
+				for _, o := range siblings {
+					folded = folded || o != key && uasp.FileKey(o) == uasp.FileKey(key)
+				}
+				segs = append(segs, key)
+			}
 		walk:
 			for {
 				switch x := v.(type) {
@@ -113,7 +121,7 @@ func checkHeldOutPaths(t *testing.T, site string, c *catalog.Catalog) int {
 						break walk
 					}
 					key := keys[rng.IntN(len(keys))]
-					segs = append(segs, key)
+					take(keys, key)
 					v, _ = x.Get(key)
 				case []any:
 					var names []string
@@ -130,7 +138,7 @@ func checkHeldOutPaths(t *testing.T, site string, c *catalog.Catalog) int {
 						break walk
 					}
 					name := names[rng.IntN(len(names))]
-					segs = append(segs, name)
+					take(names, name)
 					v = k.Doc.Query(strings.Join(segs, "."), nil).Value
 				default:
 					break walk
@@ -148,6 +156,9 @@ func checkHeldOutPaths(t *testing.T, site string, c *catalog.Catalog) int {
 				continue // reached a list of named entries with no entry
 			}
 			file := api.AnswerPath(s.Name, p)
+			if folded && !exists(site, file) {
+				continue
+			}
 			if !exists(site, file) {
 				t.Errorf("%s:%s has no file %s", s.Name, p, file)
 				continue

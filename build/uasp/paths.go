@@ -10,6 +10,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/skilldex/skilldex/build/yamltree"
 )
 
@@ -29,11 +32,13 @@ var listSections = []string{"global_flags", "environment", "sources"}
 // filters (decisions?when=*x*), which only the query engine applies.
 //
 // A path is listed only when `skilldex query NAME:PATH` gives back exactly
-// that part of the document: keys that cannot be written in a path (empty,
-// with an empty segment, holding '?', which starts filters, or a control
-// character, or blanks at the path's end), paths a longer dotted key
-// shadows (with keys "a.b" and a: {b}, a.b answers the former), and names
-// shared by several entries are left out. Paths are listed whether or not
+// that part of the document, and its file is its own on every file
+// system: keys that cannot be written in a path (empty, with an empty
+// segment, holding '?', which starts filters, or a control character, or
+// blanks at the path's end), paths a longer dotted key shadows (with keys
+// "a.b" and a: {b}, a.b answers the former), names shared by several
+// entries, and paths whose files differ only in case or Unicode
+// normalization (FileKey) are left out. Paths are listed whether or not
 // the document is valid: a document with schema problems is answered all
 // the same.
 func (d *Document) Paths() []string {
@@ -74,7 +79,22 @@ func (d *Document) Paths() []string {
 		entries(sec, list)
 	}
 	slices.Sort(out)
-	return slices.Compact(out)
+	out = slices.Compact(out)
+	// Paths whose files would be one on a file system that ignores case
+	// (environment.HTTP_PROXY and environment.http_proxy) get none: each
+	// is answered from a prefix, never from the other's file.
+	files := make(map[string]int, len(out))
+	for _, p := range out {
+		files[FileKey(PathFile(p))]++
+	}
+	return slices.DeleteFunc(out, func(p string) bool { return files[FileKey(PathFile(p))] > 1 })
+}
+
+// FileKey returns what a file system that ignores case and Unicode
+// normalization (macOS's and Windows' by default) makes of the file name:
+// two names with the same key are one file there.
+func FileKey(name string) string {
+	return cases.Fold().String(norm.NFC.String(name))
 }
 
 // answersWith reports whether the query of path, as an agent writes it
