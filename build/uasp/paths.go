@@ -83,18 +83,31 @@ func (d *Document) Paths() []string {
 	// Paths whose files would be one on a file system that ignores case
 	// (environment.HTTP_PROXY and environment.http_proxy) get none: each
 	// is answered from a prefix, never from the other's file.
+	keys := make([]string, len(out))
 	files := make(map[string]int, len(out))
-	for _, p := range out {
-		files[FileKey(PathFile(p))]++
+	for i, p := range out {
+		keys[i] = FileKey(PathFile(p))
+		files[keys[i]]++
 	}
-	return slices.DeleteFunc(out, func(p string) bool { return files[FileKey(PathFile(p))] > 1 })
+	kept := out[:0]
+	for i, p := range out {
+		if files[keys[i]] == 1 {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }
 
 // FileKey returns what a file system that ignores case and Unicode
 // normalization (macOS's and Windows' by default) makes of the file name:
 // two names with the same key are one file there.
 func FileKey(name string) string {
-	return cases.Fold().String(norm.NFC.String(name))
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return cases.Fold().String(norm.NFC.String(name))
+		}
+	}
+	return strings.ToLower(name)
 }
 
 // answersWith reports whether the query of path, as an agent writes it

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skilldex/skilldex/build/yamltree"
 )
 
 // TestMatch checks Match against Python's fnmatch.fnmatch(s.lower(),
@@ -413,6 +415,46 @@ func FuzzParseQuery(f *testing.F) {
 		}
 		for _, fl := range q.Filters {
 			Match(fl.Pattern, s)
+		}
+	})
+}
+
+// FuzzPaths checks, on any document, that every path Paths lists reads
+// back as a query, is answered, and has a file of its own on every file
+// system.
+func FuzzPaths(f *testing.F) {
+	for _, s := range []string{
+		"meta: {name: a}\ncommands:\n  a.b: {x: 1}\n  a: {b: {x: 2}}\n",
+		"environment: [{name: X, v: 1}, {name: x}, {name: Y, w: {z: [1]}}]\n",
+		"a: {'?': 1, '': 2, 'b ': 3, 'c.': 4, Ä: 5, ä: 6, '%': 7, '/': 8}\n",
+		"state: {entities: [{name: refs, by: [a]}]}\nsources: [{id: 'x:y/z'}]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		v, _, err := yamltree.Decode(src, yamltree.DefaultLimits)
+		if err != nil {
+			return
+		}
+		root, ok := v.(*yamltree.Map)
+		if !ok {
+			return
+		}
+		d := NewDocument("f", root)
+		files := map[string]string{}
+		for _, p := range d.Paths() {
+			q, err := ParseQuery("f:" + p)
+			if err != nil || q.Path != p || len(q.Filters) > 0 {
+				t.Fatalf("%q does not read back: %+v, %v", p, q, err)
+			}
+			if a := d.Query(p, nil); !a.Found {
+				t.Fatalf("%q is listed but not found: %s", p, MarshalAnswer(a))
+			}
+			key := FileKey(PathFile(p))
+			if prev, dup := files[key]; dup {
+				t.Fatalf("%q and %q share the file %s", prev, p, key)
+			}
+			files[key] = p
 		}
 	})
 }
