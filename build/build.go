@@ -216,6 +216,21 @@ func skillPass(ctx context.Context, ws []Writer, works []pass.Work, labelled []c
 	return ctx.Err()
 }
 
+// sizeOf measures c for the "auto" settings.
+func sizeOf(c *catalog.Catalog) siteinfo.CatalogSize {
+	size := siteinfo.CatalogSize{Skills: len(c.Skills)}
+	for _, s := range c.Skills {
+		switch {
+		case s.DocPending():
+			size.Pending++
+		case s.Doc != nil:
+			size.Docs++
+			size.Paths += s.Doc.Paths
+		}
+	}
+	return size
+}
+
 // summarizeDocs reads the content of every skill whose document is still
 // to be derived, and lets it go: their summaries are complete.
 func summarizeDocs(ctx context.Context, c *catalog.Catalog, workers int) error {
@@ -265,9 +280,6 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 			return &Result{Catalog: c, Duration: time.Since(start)}, ErrStrict
 		}
 	}
-	// "auto" settings depend on the catalog's size, known only now; a
-	// copy, so that serve's next build decides afresh.
-	site := opt.Site.ForCatalog(len(c.Skills))
 	if !c.CanonicalTypes() {
 		// The Types taxonomy's terms depend on every type: the writers
 		// begin with every document summarised.
@@ -275,6 +287,9 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 			return nil, err
 		}
 	}
+	// "auto" settings depend on the catalog's size, known only now; a
+	// copy, so that serve's next build decides afresh.
+	site := opt.Site.ForCatalog(sizeOf(c))
 	out, err := output.Open(opt.Output, output.Options{Minify: !opt.NoMinify, Previous: opt.Previous})
 	if err != nil {
 		return nil, err

@@ -33,7 +33,7 @@ func TestOnlyPagesWriteHTMLPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	site := info.ForCatalog(len(c.Skills))
+	site := info.ForCatalog(sizeOf(c))
 	pages := 0
 	for _, w := range writers {
 		out, err := output.Open(filepath.Join(t.TempDir(), "site"), output.Options{})
@@ -122,7 +122,7 @@ func TestPassReportsFirstFailingSkill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = write(context.Background(), []Writer{w, index.Writer{}}, c, out, info.ForCatalog(len(c.Skills)), nil, nil)
+	err = write(context.Background(), []Writer{w, index.Writer{}}, c, out, info.ForCatalog(sizeOf(c)), nil, nil)
 	out.Abort()
 	want := fmt.Sprintf("writing failing: skill %s: cannot write skill 5", c.Skills[5].Name)
 	if err == nil || !strings.Contains(err.Error(), want) {

@@ -14,10 +14,17 @@ func agentSchemaPath(name string) string { return "v1/agent/skills/" + name + "/
 
 // AnswerPath returns the site path of the static answer to NAME:PATH
 // (DESIGN.md: api/v1/skills/<name>/<path>.json, the path escaped by
-// uasp.PathFile). PathsFile is never an answer: a document whose top-level
-// key is "paths" has its answer only through the query engine.
+// uasp.PathFile). Not every path has one (HasAnswerFile).
 func AnswerPath(name, path string) string {
 	return "api/v1/skills/" + name + "/" + uasp.PathFile(path)
+}
+
+// HasAnswerFile reports whether path may have an answer file: every path
+// but those whose file would be PathsFile, on a file system that ignores
+// case too (a document whose top-level key is "paths" or "Paths" has that
+// answer only through its document).
+func HasAnswerFile(path string) bool {
+	return uasp.FileKey(uasp.PathFile(path)) != uasp.FileKey(PathsFile)
 }
 
 // PathsFile is the name of the list of a skill's answer files, beside them.

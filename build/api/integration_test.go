@@ -422,7 +422,7 @@ func checkAnswers(t *testing.T, site string, c *catalog.Catalog) int {
 		}
 		var want []string
 		for _, p := range k.Doc.Paths() {
-			if uasp.PathFile(p) != api.PathsFile {
+			if api.HasAnswerFile(p) {
 				want = append(want, p)
 			}
 		}

@@ -75,3 +75,13 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 		}
 	}
 }
+
+func TestHasAnswerFile(t *testing.T) {
+	for path, want := range map[string]bool{
+		"paths": false, "Paths": false, "PATHS": false, "paths.x": true, "commands": true, "path": true,
+	} {
+		if got := HasAnswerFile(path); got != want {
+			t.Errorf("HasAnswerFile(%q) = %v", path, got)
+		}
+	}
+}

@@ -40,11 +40,13 @@ func openAPI(site *siteinfo.Info, plugins bool) obj {
 		"/api/v1/skills/{name}/paths.json": get("listPaths", "Every query path of the skill that has a static answer, with its file name.",
 			[]obj{name}, jsonOK("The paths.", "")),
 		"/api/v1/skills/{name}/{file}": get("queryPath", "The answer to the UASP query NAME:PATH (uasp.md 6.3), as `skilldex query` prints it. "+
+			"A site built with api.paths: all has a file for every path made of keys down to the leaves (a key holding dots is one segment; lists are answered whole, their items reached with filters); "+
+			"with api.paths: sections, for each top-level section. paths.json lists the paths that have one. "+
 			"A path without a file is answered from the longest path paths.json lists that is a prefix of it (whole segments), else from /api/v1/skills/{name}.json (its document): "+
 			"look the rest of the path up in that value as the query engine does (keys holding dots are keys; list entries are found by name or id, else by index). "+
 			"Filters are not static: apply them to the unfiltered answer, or run `skilldex query --site` or `skilldex mcp`, which follow this rule.",
 			[]obj{name, {"name": "file", "in": "path", "required": true, "schema": obj{"type": "string"},
-				"description": "PATH followed by .json, with '/', '\\', '%', '~' and control characters written as %XX (as paths.json lists them): commands.click.json."}},
+				"description": "PATH followed by .json, with '/', '\\', '%', '~', control and invisible format characters and invalid UTF-8 written as %XX, a name over 200 bytes cut and ended with '~' and a hash of the path; paths.json gives each path's file: commands.click.json."}},
 			jsonOK("The answer; found is true whenever the document has the path (warnings never stop an answer).", "Answer")),
 		p(OpenAPIPath):                   get("openAPI", "This description.", nil, jsonOK("OpenAPI 3.1.", "")),
 		p(PromptPath):                    get("availableSkills", "The <available_skills> block to paste into a system prompt.", nil, typed("The block.", "text/plain")),

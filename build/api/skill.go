@@ -209,13 +209,10 @@ func writeDocument(g *output.Group, e *entry, s *catalog.Content, site *siteinfo
 	}
 	list := []pathFile{}
 	for _, p := range d.Paths() {
-		if !site.PublishesPath(p) {
+		if !site.PublishesPath(p) || !HasAnswerFile(p) {
 			continue
 		}
 		file := uasp.PathFile(p)
-		if file == PathsFile {
-			continue
-		}
 		// The same bytes `skilldex query` prints: the same engine, the
 		// same encoder.
 		if err := g.WriteRaw(AnswerPath(e.name, p), uasp.MarshalAnswer(d.Query(p, nil))); err != nil {

@@ -36,7 +36,7 @@ const (
 // formatVersion changes whenever what this package writes for one skill
 // changes, so that incremental builds do not keep files an older skilldex
 // wrote.
-const formatVersion = "api-1"
+const formatVersion = "api-2"
 
 // Writer writes the files agents read: the static UASP query API, the
 // discovery indexes (Agent Skills, USK), llms.txt, SKILLS.md, and each

@@ -101,6 +101,10 @@ type DocInfo struct {
 	// Description is meta.description, trimmed, kept only when the skill
 	// has no description of its own: it stands in for one.
 	Description string
+	// Paths is the number of the document's filter-free query paths
+	// (uasp.Document.Paths): the answer files api.paths: all writes for
+	// it, which the "auto" setting weighs before any is written.
+	Paths int
 }
 
 // NewSkill summarises k, a skill parsed from its files. doc is its UASP
@@ -169,7 +173,7 @@ func (s *Skill) CheckSame(k *skill.Skill) error {
 }
 
 func docInfo(s *Skill, d *uasp.Document) *DocInfo {
-	info := &DocInfo{Type: d.Type(), Version: d.Version, Derived: d.Derived}
+	info := &DocInfo{Type: d.Type(), Version: d.Version, Derived: d.Derived, Paths: len(d.Paths())}
 	if s.Description == "" {
 		info.Description = d.Description()
 	}

@@ -31,10 +31,14 @@ type Info struct {
 	// QueryPaths says which UASP query paths get a static answer file
 	// (api/v1/skills/NAME/PATH.json): QueryPathsAll, QueryPathsSections,
 	// QueryPathsNone, or QueryPathsAuto ("" too), which ForCatalog turns
-	// into all or none by the catalog's size. Paths without a file are
-	// still answered by skilldex query --site, and every answer is in
+	// into all or sections by the number of files all would take. Paths
+	// without a file are answered from the longest listed prefix (the
+	// fallback rule of api/v1/openapi.json), and every answer is in
 	// api/v1/skills/NAME.json.
 	QueryPaths string
+	// QueryPathsChoice says, in one line, what ForCatalog chose for
+	// QueryPaths "auto" and why; "" when QueryPaths was set.
+	QueryPathsChoice string
 	// LegacyDiscovery says whether the site carries the v0.1 discovery
 	// index (.well-known/skills/index.json) and the copy of each SKILL.md
 	// its clients fetch (.well-known/skills/NAME/SKILL.md): "true",
@@ -81,35 +85,81 @@ var AllParts = Parts{Markdown: true, Sources: true, Archives: true, Bleve: true,
 
 // Values of Info.QueryPaths.
 const (
-	QueryPathsAll      = "all"      // every path the document has
+	QueryPathsAll      = "all"      // every filter-free path, down to the leaves
 	QueryPathsSections = "sections" // top-level sections only (commands, constraints, ...)
 	QueryPathsNone     = "none"     // no per-path file
-	QueryPathsAuto     = "auto"     // all up to LargeCatalog skills, none beyond
+	QueryPathsAuto     = "auto"     // all within PathFileBudget, sections beyond
 )
 
 // LargeCatalog is the number of published skills past which the "auto"
-// settings leave out the optional files that cost one or more files per
-// skill: per-path answers (about 15 a skill) and the v0.1 discovery
-// copies. Every file costs kernel time to create, a Pages deployment has a size limit, and agents get
-// every answer from api/v1/skills/NAME.json and every SKILL.md from the
-// v0.2.0 discovery index; a small catalog keeps them all.
+// setting of the v0.1 discovery copies leaves them out: agents get every
+// SKILL.md from the v0.2.0 discovery index, and each copy costs a file.
 const LargeCatalog = 1000
 
+// PathFileBudget is the number of answer files (api/v1/skills/NAME/PATH.json
+// and each skill's paths.json) up to which api.paths "auto" publishes
+// every path; a catalog whose documents have more gets the sections
+// only. README.md, Benchmarks, gives the measurements it rests on.
+const PathFileBudget = 50_000
+
+// DerivedPathFiles is the number of answer files reckoned for a skill
+// whose document is still to be derived when the "auto" settings are
+// decided (its paths are counted once it is): what a derived document
+// has, paths.json included, rounded up (README.md, Benchmarks).
+const DerivedPathFiles = 40
+
+// CatalogSize is what the "auto" settings are decided by.
+type CatalogSize struct {
+	// Skills is the number of published skills.
+	Skills int
+	// Docs is the number of those whose UASP document is known, and Paths
+	// the sum of their query paths (uasp.Document.Paths).
+	Docs, Paths int
+	// Pending is the number of skills whose document is still to be
+	// derived.
+	Pending int
+}
+
+// PathFiles returns the number of answer files api.paths: all would
+// write: those of the documents known, and DerivedPathFiles for each
+// document still to be derived.
+func (c CatalogSize) PathFiles() int {
+	return c.Paths + c.Docs + c.Pending*DerivedPathFiles
+}
+
 // ForCatalog returns a copy of i with its "auto" settings decided for a
-// catalog of n published skills.
-func (i *Info) ForCatalog(n int) *Info {
+// catalog of that size, and QueryPathsChoice saying why.
+func (i *Info) ForCatalog(size CatalogSize) *Info {
 	c := *i
-	large := n > LargeCatalog
 	if c.QueryPaths == "" || c.QueryPaths == QueryPathsAuto {
-		c.QueryPaths = QueryPathsAll
-		if large {
-			c.QueryPaths = QueryPathsNone
+		files := size.PathFiles()
+		estimate := ""
+		if size.Pending > 0 {
+			estimate = "about "
+		}
+		if files <= PathFileBudget {
+			c.QueryPaths = QueryPathsAll
+			c.QueryPathsChoice = fmt.Sprintf("api.paths auto chose all: %s%s answer files, within the budget of %s",
+				estimate, thousands(files), thousands(PathFileBudget))
+		} else {
+			c.QueryPaths = QueryPathsSections
+			c.QueryPathsChoice = fmt.Sprintf("api.paths auto chose sections: every path would take %s%s answer files, over the budget of %s (set api.paths: all to publish them)",
+				estimate, thousands(files), thousands(PathFileBudget))
 		}
 	}
 	if c.LegacyDiscovery == "" || c.LegacyDiscovery == "auto" {
-		c.LegacyDiscovery = strconv.FormatBool(!large)
+		c.LegacyDiscovery = strconv.FormatBool(size.Skills <= LargeCatalog)
 	}
 	return &c
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // PublishesPath reports whether the query path p gets a static file.

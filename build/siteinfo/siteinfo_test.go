@@ -1,6 +1,9 @@
 package siteinfo
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLinks(t *testing.T) {
 	cases := []struct {
@@ -43,29 +46,41 @@ func TestSlug(t *testing.T) {
 }
 
 func TestForCatalog(t *testing.T) {
+	derived := func(n int) CatalogSize { return CatalogSize{Skills: n, Pending: n} }
+	given := func(n, paths int) CatalogSize { return CatalogSize{Skills: n, Docs: n, Paths: n * paths} }
+	under := PathFileBudget / DerivedPathFiles
 	for _, tc := range []struct {
 		paths, legacy string
-		skills        int
+		size          CatalogSize
 		wantPaths     string
 		wantLegacy    bool
+		wantChoice    string
 	}{
-		{"", "", 1, QueryPathsAll, true},
-		{"", "", LargeCatalog, QueryPathsAll, true},
-		{"", "", LargeCatalog + 1, QueryPathsNone, false},
-		{QueryPathsAuto, "auto", LargeCatalog + 1, QueryPathsNone, false},
-		{QueryPathsAll, "true", 100000, QueryPathsAll, true},
-		{QueryPathsSections, "false", 3, QueryPathsSections, false},
-		{QueryPathsNone, "", 3, QueryPathsNone, true},
+		{"", "", derived(1), QueryPathsAll, true, "api.paths auto chose all: about 40 answer files, within the budget of 50,000"},
+		{"", "", derived(under), QueryPathsAll, false, "api.paths auto chose all: about 50,000 answer files"},
+		{"", "", derived(under + 1), QueryPathsSections, false, "api.paths auto chose sections: every path would take about 50,040 answer files, over the budget of 50,000"},
+		// Documents already known count as they are: few paths keep all
+		// for a catalog the estimate would put over, many put a small
+		// catalog over.
+		{QueryPathsAuto, "auto", given(under+1, 9), QueryPathsAll, false, "api.paths auto chose all: 12,510 answer files"},
+		{"", "", given(100, 500), QueryPathsSections, true, "api.paths auto chose sections: every path would take 50,100 answer files"},
+		{"", "", CatalogSize{Skills: 3, Docs: 1, Paths: 10, Pending: 1}, QueryPathsAll, true, "api.paths auto chose all: about 51 answer files"},
+		{QueryPathsAll, "true", derived(100000), QueryPathsAll, true, ""},
+		{QueryPathsSections, "false", derived(3), QueryPathsSections, false, ""},
+		{QueryPathsNone, "", derived(3), QueryPathsNone, true, ""},
 	} {
 		i, err := New("", "/")
 		if err != nil {
 			t.Fatal(err)
 		}
 		i.QueryPaths, i.LegacyDiscovery = tc.paths, tc.legacy
-		got := i.ForCatalog(tc.skills)
+		got := i.ForCatalog(tc.size)
 		if got.QueryPaths != tc.wantPaths || got.PublishesLegacyDiscovery() != tc.wantLegacy {
-			t.Errorf("paths %q legacy %q, %d skills: got %q, %v; want %q, %v", tc.paths, tc.legacy, tc.skills,
+			t.Errorf("paths %q legacy %q, %+v: got %q, %v; want %q, %v", tc.paths, tc.legacy, tc.size,
 				got.QueryPaths, got.PublishesLegacyDiscovery(), tc.wantPaths, tc.wantLegacy)
+		}
+		if (tc.wantChoice == "") != (got.QueryPathsChoice == "") || !strings.HasPrefix(got.QueryPathsChoice, tc.wantChoice) {
+			t.Errorf("paths %q, %+v: choice %q, want %q", tc.paths, tc.size, got.QueryPathsChoice, tc.wantChoice)
 		}
 		if i.QueryPaths != tc.paths || i.LegacyDiscovery != tc.legacy {
 			t.Errorf("ForCatalog changed its receiver")

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/api"
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/uasp"
@@ -122,10 +124,12 @@ func TestFallbackMatchesEngine(t *testing.T) {
 			}
 			read := s.fetch
 			var whole int
+			var fetched []string
 			s.fetch = func(ctx context.Context, p string) ([]byte, error) {
 				if strings.HasSuffix(p, ".json") && strings.Count(p, "/") == 3 {
 					whole++ // api/v1/skills/NAME.json
 				}
+				fetched = append(fetched, p)
 				return read(ctx, p)
 			}
 			n, fromFiles := 0, 0
@@ -143,10 +147,11 @@ func TestFallbackMatchesEngine(t *testing.T) {
 					// saying where they stopped.
 					qs = append(qs, uasp.Query{Path: q.Path + ".no-such-key"})
 				}
+				listed := k.Doc.Paths()
 				for _, q := range qs {
 					q.Skill = sk.Name
 					want := uasp.MarshalAnswer(k.Doc.Query(q.Path, q.Filters))
-					whole = 0
+					whole, fetched = 0, fetched[:0]
 					got, found, err := s.Query(context.Background(), q)
 					if err != nil {
 						t.Fatalf("%s: %v", q, err)
@@ -161,6 +166,13 @@ func TestFallbackMatchesEngine(t *testing.T) {
 					}
 					if found && whole > 0 && mode.paths != siteinfo.QueryPathsNone {
 						t.Errorf("%s: answered from the whole document", q)
+					}
+					// With every path published, a listed path is its own
+					// file, fetched alone.
+					own := api.AnswerPath(q.Skill, q.Path)
+					if mode.paths == siteinfo.QueryPathsAll && len(q.Filters) == 0 && slices.Contains(listed, q.Path) &&
+						(len(fetched) != 1 || fetched[0] != own) {
+						t.Errorf("%s: answered from %q, not from %s alone", q, fetched, own)
 					}
 				}
 			}

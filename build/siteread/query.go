@@ -34,7 +34,7 @@ func (s *Site) Query(ctx context.Context, q uasp.Query) (answer []byte, found bo
 	if ValidName(q.Skill) != nil {
 		return uasp.MarshalAnswer(uasp.SkillNotFound(q.Skill, q.Path)), false, nil
 	}
-	if uasp.PathFile(q.Path) != api.PathsFile {
+	if api.HasAnswerFile(q.Path) {
 		b, a, err := s.answerFile(ctx, q.Skill, q.Path)
 		if err != nil {
 			return nil, false, err

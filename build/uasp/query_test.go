@@ -2,9 +2,12 @@ package uasp
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/skilldex/skilldex/build/yamltree"
 )
 
 // TestMatch checks Match against Python's fnmatch.fnmatch(s.lower(),
@@ -198,17 +201,106 @@ func TestPathsAndFiles(t *testing.T) {
 			}
 		}
 		for _, want := range map[string][]string{
-			"agent-browser":         {"meta", "commands", "commands.click", "commands.record.start", "commands.get.text", "state", "state.entities", "state.entities.refs", "workflows.authenticated_session", "environment.HTTP_PROXY", "global_flags.--session", "templates.form-automation", "triggers.keywords", "constraints.never", "decisions", "sources.snapshot-refs"},
-			"mermaid-diagrams":      {"reference.sequence.parallel", "reference.flowchart.shapes", "decisions", "constraints.always"},
-			"stripe-best-practices": {"sources.stripe:go-live", "sources.stripe:migration/charges", "constraints.prefer", "triggers.intents"},
+			"agent-browser": {"meta", "commands", "commands.click", "commands.record.start", "commands.get.text", "state", "state.entities", "state.entities.refs", "workflows.authenticated_session", "environment.HTTP_PROXY", "global_flags.--session", "templates.form-automation", "triggers.keywords", "constraints.never", "decisions", "sources.snapshot-refs",
+				// Down to the leaves, through keys holding dots and
+				// entries found by name.
+				"meta.description", "meta.version", "commands.open.args", "commands.record.start.syntax", "commands.get.text.returns",
+				"state.entities.refs.created_by", "environment.HTTP_PROXY.purpose", "global_flags.--session.env", "sources.snapshot-refs.use_for",
+				"templates.form-automation.usage"},
+			"mermaid-diagrams":      {"reference.sequence.parallel", "reference.flowchart.shapes", "decisions", "constraints.always", "reference.sequence.parallel.syntax", "meta.type"},
+			"stripe-best-practices": {"sources.stripe:go-live", "sources.stripe:migration/charges", "constraints.prefer", "triggers.intents", "sources.stripe:go-live.url", "meta.name"},
 		}[name] {
 			if !contains(paths, want) {
 				t.Errorf("%s: Paths() lacks %s", name, want)
 			}
 		}
+		// Lists are answered whole: their items are reached with filters,
+		// but for the entries of the lists of named things. (These
+		// documents have no key holding a dot after a list's key.)
+		for _, p := range paths {
+			named := slices.Contains(listSections, p) || p == "state.entities"
+			if _, isList := d.Query(p, nil).Value.([]any); isList && !named {
+				for _, q := range paths {
+					if strings.HasPrefix(q, p+".") {
+						t.Errorf("%s: %s is below the list %s", name, q, p)
+					}
+				}
+			}
+		}
 	}
-	if got := docs["stripe-best-practices"].Paths(); contains(got, "decisions.0") {
-		t.Error("decisions have no names and get no per-entry path")
+	for _, p := range []string{"decisions.0", "commands.open.args.url", "commands.open.args.0", "triggers.keywords.0"} {
+		for name, d := range docs {
+			if contains(d.Paths(), p) {
+				t.Errorf("%s: %s is a list item, reached by filters, and has no path", name, p)
+			}
+		}
+	}
+}
+
+// TestPathsRules checks which keys give a path, on a document made to
+// hold every case: a path is listed when, and only when, a query of it
+// answers that very part of the document.
+func TestPathsRules(t *testing.T) {
+	d := NewDocument("t", decodeMap(t, []byte(`meta: {name: t, version: x, type: cli}
+commands:
+  a: {b: shadowed, c: {d: deep}}
+  a.b: dotted
+  "why?": {x: 1}
+  "": {x: 1}
+  "trailing ": 1
+  "in.": 1
+  nan: .nan
+  list: [{name: item, x: 1}]
+  "tab\there": 1
+  Open: {x: 1}
+  open: {x: 2}
+  Straße: 1
+  STRASSE: 2
+  "caf\u00e9": 1
+  "cafe\u0301": 2
+reference:
+  deep: {one: {two: {three: {four: leaf}}}}
+environment:
+  - {name: TWICE, purpose: a}
+  - {name: TWICE, purpose: b}
+  - {name: ONCE, purpose: c, default: null}
+  - {name: HTTP_PROXY}
+  - {name: http_proxy}
+sources:
+  - {id: "x:y/z", path: p}
+`)))
+	got := d.Paths()
+	for _, want := range []string{
+		"commands.a", "commands.a.b", "commands.a.c", "commands.a.c.d", "commands.nan", "commands.list",
+		"reference.deep.one.two.three.four", "environment.ONCE", "environment.ONCE.default", "sources.x:y/z.path",
+	} {
+		if !contains(got, want) {
+			t.Errorf("Paths() lacks %s", want)
+		}
+	}
+	for _, bad := range []string{
+		"commands.why?", "commands.why?.x", "commands.", "commands..x", "commands.trailing ", "commands.in.",
+		"commands.list.item", "commands.list.item.x", "environment.TWICE", "environment.TWICE.purpose", "commands.tab\there",
+		// One file on macOS and Windows: answered from a prefix.
+		"commands.Open", "commands.open", "commands.Open.x", "commands.open.x", "commands.Straße", "commands.STRASSE",
+		"commands.caf\u00e9", "commands.cafe\u0301", "environment.HTTP_PROXY", "environment.http_proxy",
+	} {
+		if contains(got, bad) {
+			t.Errorf("Paths() lists %q", bad)
+		}
+	}
+	// commands.a.b answers the key "a.b", listed once, with that value.
+	if a := d.Query("commands.a.b", nil); a.Value != "dotted" {
+		t.Errorf("commands.a.b answers %s", MarshalAnswer(a))
+	}
+	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+		t.Errorf("Paths() is not sorted and unique: %q", got)
+	}
+	for _, p := range got {
+		q, err := ParseQuery("t:" + p)
+		if err != nil || q.Path != p {
+			t.Errorf("%q does not read back as a query: %+v, %v", p, q, err)
+		}
 	}
 }
 
@@ -323,6 +415,46 @@ func FuzzParseQuery(f *testing.F) {
 		}
 		for _, fl := range q.Filters {
 			Match(fl.Pattern, s)
+		}
+	})
+}
+
+// FuzzPaths checks, on any document, that every path Paths lists reads
+// back as a query, is answered, and has a file of its own on every file
+// system.
+func FuzzPaths(f *testing.F) {
+	for _, s := range []string{
+		"meta: {name: a}\ncommands:\n  a.b: {x: 1}\n  a: {b: {x: 2}}\n",
+		"environment: [{name: X, v: 1}, {name: x}, {name: Y, w: {z: [1]}}]\n",
+		"a: {'?': 1, '': 2, 'b ': 3, 'c.': 4, Ä: 5, ä: 6, '%': 7, '/': 8}\n",
+		"state: {entities: [{name: refs, by: [a]}]}\nsources: [{id: 'x:y/z'}]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		v, _, err := yamltree.Decode(src, yamltree.DefaultLimits)
+		if err != nil {
+			return
+		}
+		root, ok := v.(*yamltree.Map)
+		if !ok {
+			return
+		}
+		d := NewDocument("f", root)
+		files := map[string]string{}
+		for _, p := range d.Paths() {
+			q, err := ParseQuery("f:" + p)
+			if err != nil || q.Path != p || len(q.Filters) > 0 {
+				t.Fatalf("%q does not read back: %+v, %v", p, q, err)
+			}
+			if a := d.Query(p, nil); !a.Found {
+				t.Fatalf("%q is listed but not found: %s", p, MarshalAnswer(a))
+			}
+			key := FileKey(PathFile(p))
+			if prev, dup := files[key]; dup {
+				t.Fatalf("%q and %q share the file %s", prev, p, key)
+			}
+			files[key] = p
 		}
 	})
 }

@@ -315,25 +315,21 @@ func printNotices(w io.Writer, notices []build.Notice) {
 	}
 }
 
-// largeCatalogNote says which optional files the "auto" settings left out
-// of a large catalog, and how to have them, so that nobody wonders where
-// they went.
+// largeCatalogNote says what the "auto" settings chose for the site and
+// why (api.paths, whatever the catalog's size), and which optional files
+// they left out of a large catalog and how to have them, so that nobody
+// wonders where they went.
 func largeCatalogNote(requested *siteinfo.Info, res *build.Result) string {
-	if res.Site == nil || requested == nil || len(res.Catalog.Skills) <= siteinfo.LargeCatalog {
+	if res.Site == nil || requested == nil {
 		return ""
 	}
-	var left, keys []string
-	if res.Site.QueryPaths == siteinfo.QueryPathsNone && requested.QueryPaths != siteinfo.QueryPathsNone {
-		left = append(left, "per-path query answers")
-		keys = append(keys, "api.paths: all")
+	var lines []string
+	if res.Site.QueryPathsChoice != "" {
+		lines = append(lines, res.Site.QueryPathsChoice)
 	}
-	if !res.Site.PublishesLegacyDiscovery() && requested.LegacyDiscovery != "false" {
-		left = append(left, "the v0.1 discovery copies")
-		keys = append(keys, "discovery.legacy: true")
+	if len(res.Catalog.Skills) > siteinfo.LargeCatalog && !res.Site.PublishesLegacyDiscovery() && requested.LegacyDiscovery != "false" {
+		lines = append(lines, fmt.Sprintf("over %d skills: left out the v0.1 discovery copies (set discovery.legacy: true in %s to publish them)",
+			siteinfo.LargeCatalog, ConfigFile))
 	}
-	if len(left) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("over %d skills: left out %s (set %s in %s to publish them)",
-		siteinfo.LargeCatalog, strings.Join(left, " and "), strings.Join(keys, " and "), ConfigFile)
+	return strings.Join(lines, "\n")
 }

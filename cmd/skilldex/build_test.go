@@ -210,17 +210,33 @@ func TestLargeCatalogNote(t *testing.T) {
 		name      string
 		requested *siteinfo.Info
 		c         *catalog.Catalog
-		want      string // "" for no note
+		want      []string // nil for no note
 	}{
-		{"auto, large", info("", ""), many, "left out per-path query answers and the v0.1 discovery copies"},
-		{"auto, small", info("", ""), few, ""},
-		{"chosen none", info("none", "false"), many, ""},
-		{"paths kept", info("all", ""), many, "left out the v0.1 discovery copies (set discovery.legacy: true"},
+		{"auto, large", info("", ""), many, []string{
+			"api.paths auto chose sections: every path would take about 50,040 answer files",
+			"over 1000 skills: left out the v0.1 discovery copies (set discovery.legacy: true"}},
+		{"auto, small", info("", ""), few, []string{"api.paths auto chose all: about 120 answer files, within the budget of 50,000"}},
+		{"chosen none", info("none", "false"), many, nil},
+		{"paths kept", info("all", ""), many, []string{"over 1000 skills: left out the v0.1 discovery copies (set discovery.legacy: true"}},
 	} {
-		res := &build.Result{Catalog: tc.c, Site: tc.requested.ForCatalog(len(tc.c.Skills))}
+		size := siteinfo.CatalogSize{Skills: len(tc.c.Skills), Pending: len(tc.c.Skills)}
+		if tc.name == "auto, large" {
+			size.Pending = siteinfo.PathFileBudget/siteinfo.DerivedPathFiles + 1
+		}
+		res := &build.Result{Catalog: tc.c, Site: tc.requested.ForCatalog(size)}
 		got := largeCatalogNote(tc.requested, res)
-		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+		lines := strings.Split(got, "\n")
+		if got == "" {
+			lines = nil
+		}
+		if len(lines) != len(tc.want) {
 			t.Errorf("%s: note %q, want %q", tc.name, got, tc.want)
+			continue
+		}
+		for i, w := range tc.want {
+			if !strings.HasPrefix(lines[i], w) {
+				t.Errorf("%s: line %q, want %q", tc.name, lines[i], w)
+			}
 		}
 	}
 }

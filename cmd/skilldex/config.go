@@ -40,8 +40,8 @@ type config struct {
 	Strict        bool   `yaml:"strict"`
 	API           struct {
 		// Paths is which UASP query paths get a static file: all,
-		// sections, none, or auto (all up to siteinfo.LargeCatalog
-		// skills, none beyond).
+		// sections, none, or auto (all while the answer files stay
+		// within siteinfo.PathFileBudget, sections beyond).
 		Paths string `yaml:"paths"`
 	} `yaml:"api"`
 	Discovery struct {
