@@ -91,34 +91,20 @@ type Result struct {
 // Discover finds every skill under roots. A root that cannot be read at all
 // is an error; problems inside a root become diagnostics.
 func Discover(ctx context.Context, roots []string, opt Options) (*Result, error) {
-	if opt.Archive == (ArchiveLimits{}) {
-		opt.Archive = DefaultArchiveLimits
-	}
-	if opt.MaxFolderFiles == 0 {
-		opt.MaxFolderFiles = DefaultOptions.MaxFolderFiles
-	}
-	if opt.MaxFileBytes == 0 {
-		opt.MaxFileBytes = DefaultOptions.MaxFileBytes
-	}
+	opt = opt.withDefaults()
 	res := &Result{}
-	exclude := realPaths(opt.Exclude)
+	skipper := NewSkipper(opt)
 	for i, root := range roots {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		w := &walker{opt: opt, res: res, root: root, shown: root, rootIndex: i, exclude: exclude, busy: make(chan struct{}, walkWorkers)}
-		if d, ok := opt.Display[root]; ok {
-			w.shown = d
-		}
-		if d, ok := opt.RepoDir[root]; ok {
-			w.repo = d
-		}
+		w := newWalker(opt, res, root, i, skipper)
 		before := len(res.Inputs)
 		if err := w.walkRoot(); err != nil {
 			return nil, err
 		}
 		if len(res.Inputs) == before {
-			w.diag(w.shown, diag.Error, "skill-md-missing", "no skill found in %s: add a SKILL.md (with name and description) to a folder, or a .skill archive or NAME%s document", w.shown, UASPSuffix)
+			w.noSkill()
 		}
 	}
 	sort.SliceStable(res.Inputs, func(i, j int) bool {
@@ -133,6 +119,40 @@ func Discover(ctx context.Context, roots []string, opt Options) (*Result, error)
 	return res, nil
 }
 
+// withDefaults is opt with the default limits where it sets none.
+func (opt Options) withDefaults() Options {
+	if opt.Archive == (ArchiveLimits{}) {
+		opt.Archive = DefaultArchiveLimits
+	}
+	if opt.MaxFolderFiles == 0 {
+		opt.MaxFolderFiles = DefaultOptions.MaxFolderFiles
+	}
+	if opt.MaxFileBytes == 0 {
+		opt.MaxFileBytes = DefaultOptions.MaxFileBytes
+	}
+	return opt
+}
+
+// noSkillCode is the finding of a root without a skill.
+const noSkillCode = "skill-md-missing"
+
+// newWalker returns the walker of the root of index i.
+func newWalker(opt Options, res *Result, root string, i int, skipper Skipper) *walker {
+	w := &walker{opt: opt, res: res, root: root, shown: root, rootIndex: i, skipper: skipper, busy: make(chan struct{}, walkWorkers)}
+	if d, ok := opt.Display[root]; ok {
+		w.shown = d
+	}
+	if d, ok := opt.RepoDir[root]; ok {
+		w.repo = d
+	}
+	return w
+}
+
+// noSkill reports that the walker's root holds no skill.
+func (w *walker) noSkill() {
+	w.diag(w.shown, diag.Error, noSkillCode, "no skill found in %s: add a SKILL.md (with name and description) to a folder, or a .skill archive or NAME%s document", w.shown, UASPSuffix)
+}
+
 type walker struct {
 	opt       Options
 	res       *Result
@@ -141,7 +161,7 @@ type walker struct {
 	repo      string // root's path in the repository (Options.RepoDir), or ""
 	realRoot  string // symlinks resolved
 	rootIndex int
-	exclude   map[string]bool // real paths of Options.Exclude
+	skipper   Skipper
 	// busy holds a token for each folder being walked on a goroutine of
 	// its own (see walkChildren).
 	busy chan struct{}
@@ -220,31 +240,62 @@ func realPaths(dirs []string) map[string]bool {
 	return out
 }
 
-// SkipFolder reports why discovery never searches the folder dir, or ""
-// when it does: the folders a watcher of the sources may leave out too.
-// (The output folder, which Options.Exclude names, is not known here.)
-func SkipFolder(dir string) string {
+// A Skipper says which folders discovery never searches: by name (.git,
+// node_modules, ...), by a file they hold (a site skilldex built, a Python
+// virtualenv), and the folders Options.Exclude names. Discovery and the
+// watcher of `skilldex serve` share it, so that what one leaves out the
+// other does too.
+type Skipper struct {
+	exclude map[string]bool // real paths
+}
+
+// NewSkipper returns the Skipper of a discovery with opt.
+func NewSkipper(opt Options) Skipper { return Skipper{exclude: realPaths(opt.Exclude)} }
+
+// Folder reports why the folder at the real path dir is not searched, or
+// "" when it is.
+func (s Skipper) Folder(dir string) string {
+	if why := s.byPath(dir); why != "" {
+		return why
+	}
+	return markerIn(func(name string) bool {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		return err == nil
+	})
+}
+
+// byPath is why the folder at the real path dir is not searched, judged
+// by its name and place alone.
+func (s Skipper) byPath(dir string) string {
 	if why := skipDirs[filepath.Base(dir)]; why != "" {
 		return why
 	}
+	if len(s.exclude) > 0 && s.exclude[dir] {
+		return "the output folder of the build"
+	}
+	return ""
+}
+
+// markerIn is why a folder holding the files has tells is not searched,
+// or "".
+func markerIn(has func(name string) bool) string {
 	for _, m := range skipMarkers {
-		if _, err := os.Lstat(filepath.Join(dir, m.file)); err == nil {
+		if has(m.file) {
 			return m.why
 		}
 	}
 	return ""
 }
 
-// skip reports why the folder rel, named name, is not searched, or "".
-// Folders that are skipped for what they hold are found by walkDir.
-func (w *walker) skip(rel, name string) string {
-	if why := skipDirs[name]; why != "" {
-		return why
-	}
-	if len(w.exclude) > 0 && w.exclude[w.realPath(rel)] {
-		return "the output folder of the build"
-	}
-	return ""
+// SkipFolder reports why discovery never searches the folder dir, or ""
+// when it does. (The output folder, which Options.Exclude names, is not
+// known here: see Skipper.)
+func SkipFolder(dir string) string { return Skipper{}.Folder(dir) }
+
+// skip reports why the folder rel is not searched, or "". Folders that
+// are skipped for what they hold are found by walkDir.
+func (w *walker) skip(rel string) string {
+	return w.skipper.byPath(w.realPath(rel))
 }
 
 // skipped records that the folder rel was not searched.
@@ -320,11 +371,9 @@ func (w *walker) walkDir(rel string, skill *folderSkill, ws *Workspace) error {
 		names[e.Name()] = e
 	}
 	if rel != "." {
-		for _, m := range skipMarkers {
-			if _, ok := names[m.file]; ok {
-				w.skipped(rel, m.why)
-				return nil
-			}
+		if why := markerIn(func(name string) bool { _, ok := names[name]; return ok }); why != "" {
+			w.skipped(rel, why)
+			return nil
 		}
 	}
 	isRegular := func(name string) bool {
@@ -399,7 +448,7 @@ func (w *walker) entry(rel string, e fs.DirEntry, skill *folderSkill, ws *Worksp
 		return nil
 	}
 	if e.IsDir() {
-		if why := w.skip(childRel, name); why != "" {
+		if why := w.skip(childRel); why != "" {
 			w.skipped(childRel, why)
 			return nil
 		}
