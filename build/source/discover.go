@@ -255,7 +255,7 @@ func NewSkipper(opt Options) Skipper { return Skipper{exclude: realPaths(opt.Exc
 // Folder reports why the folder at the real path dir is not searched, or
 // "" when it is.
 func (s Skipper) Folder(dir string) string {
-	if why := s.byPath(dir); why != "" {
+	if why := s.Path(dir); why != "" {
 		return why
 	}
 	return markerIn(func(name string) bool {
@@ -264,14 +264,20 @@ func (s Skipper) Folder(dir string) string {
 	})
 }
 
-// byPath is why the folder at the real path dir is not searched, judged
-// by its name and place alone.
-func (s Skipper) byPath(dir string) string {
-	if why := skipDirs[filepath.Base(dir)]; why != "" {
+// Path reports why nothing at the real path p is searched when it is a
+// folder, judged by its name and place alone, or "": a watcher drops
+// every event of such a path, a folder's removal included.
+func (s Skipper) Path(p string) string {
+	if why := skipDirs[filepath.Base(p)]; why != "" {
 		return why
 	}
-	if len(s.exclude) > 0 && s.exclude[dir] {
-		return "the output folder of the build"
+	for e := range s.exclude {
+		if p == e {
+			return "the output folder of the build"
+		}
+		if filepath.Dir(p) == filepath.Dir(e) && strings.HasPrefix(filepath.Base(p), siteinfo.BuildFolderPrefix(e)) {
+			return "a build folder of the output folder"
+		}
 	}
 	return ""
 }
@@ -295,7 +301,7 @@ func SkipFolder(dir string) string { return Skipper{}.Folder(dir) }
 // skip reports why the folder rel is not searched, or "". Folders that
 // are skipped for what they hold are found by walkDir.
 func (w *walker) skip(rel string) string {
-	return w.skipper.byPath(w.realPath(rel))
+	return w.skipper.Path(w.realPath(rel))
 }
 
 // skipped records that the folder rel was not searched.

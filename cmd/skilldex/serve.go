@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,12 +19,15 @@ import (
 
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/serve"
+	"github.com/skilldex/skilldex/build/source"
+	"github.com/skilldex/skilldex/internal/fswatch"
 )
 
 func newServeCmd() *cobra.Command {
 	var f siteFlags
 	var port int
 	var host string
+	var poll time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve [SOURCE...]",
 		Short: "Build the site, serve it on localhost, and rebuild and reload on every change",
@@ -31,10 +35,20 @@ func newServeCmd() *cobra.Command {
 sources, rebuilds when a file changes, and reloads the pages open in a
 browser. A rebuild that fails is reported and the previous site stays up.
 
+The sources are watched with the system's file notifications (inotify on
+Linux), which cost nothing while nothing changes; a rebuild reads again
+only the skills whose files changed. File systems that send no
+notifications leave edits unseen: network mounts (NFS, SMB, sshfs), some
+container and virtual machine shared folders (Docker Desktop and Vagrant
+mounts, WSL's /mnt/c). Serve such sources with --poll 1s, which looks at
+every file each second instead. When the system's limit on watched
+folders is reached, serve says how to raise it and polls.
+
 The site is written to a temporary folder unless -o is given. Sources,
 config file and flags work as for build.`,
 		Example: `  skilldex serve                 # the embedded demo catalog
-  skilldex serve skills/ --port 8080`,
+  skilldex serve skills/ --port 8080
+  skilldex serve /mnt/share/skills --poll 1s   # a network mount`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := f.plan(cmd, args)
 			if err != nil {
@@ -42,6 +56,9 @@ config file and flags work as for build.`,
 			}
 			defer p.cleanup()
 			stderr := cmd.ErrOrStderr()
+			if poll < 0 {
+				return failure(fmt.Errorf("--poll %s is not an interval; give one such as 1s, or leave --poll out to watch", poll))
+			}
 			// The port is taken before the first build, which takes
 			// minutes for a large catalog: a port in use says so at once.
 			// Browsers that connect meanwhile wait for the build.
@@ -64,9 +81,34 @@ config file and flags work as for build.`,
 			// Rebuilds redo only the skills whose files changed.
 			p.opt.Cache = build.NewCache()
 			ctx := cmd.Context()
-			// Taken before the first build: a file saved while it runs
-			// makes the watcher rebuild at once.
-			baseline := serve.Fingerprint(p.opt.Sources)
+			srv := &serve.Server{
+				Dir:      p.opt.Output,
+				BasePath: p.opt.Site.Base.Path,
+				Watching: fswatch.Options{
+					Roots: p.opt.Sources,
+					// As discovery skips them, the output folder too:
+					// the rebuilds' writes are no change.
+					Skip: source.NewSkipper(source.Options{Exclude: append(slices.Clip(p.opt.Source.Exclude), p.opt.Output)}),
+					Poll: poll,
+				},
+				Log: func(format string, args ...any) {
+					// Quiet, serve prints only problems: the rebuilds
+					// that failed, a fallback to polling.
+					if f.quiet && !strings.Contains(format, "failed") && !strings.Contains(format, "polling") {
+						return
+					}
+					fmt.Fprintf(stderr, time.Now().Format("15:04:05 ")+format+"\n", args...)
+				},
+			}
+			if p.demo {
+				// The unpacked demo never changes: nothing to watch.
+				srv.Watching.Roots = nil
+			}
+			// Watching starts before the first build: a file saved
+			// while it runs makes the watcher rebuild at once.
+			if err := srv.Start(); err != nil {
+				return failure(err)
+			}
 			res, err := f.build(cmd, p.opt)
 			if err != nil {
 				return failure(fmt.Errorf("first build: %w", err))
@@ -82,42 +124,24 @@ config file and flags work as for build.`,
 			// and written.
 			p.opt.Previous = res.Manifest
 
-			srv := &serve.Server{
-				Dir:      p.opt.Output,
-				BasePath: p.opt.Site.Base.Path,
-				Sources:  p.opt.Sources,
-				Baseline: baseline,
-				Rebuild: func(ctx context.Context) error {
-					res, err := build.Build(ctx, p.opt)
-					if res != nil && res.Catalog != nil {
-						printFindings(stderr, res.Catalog, true, p.opt.Strict)
-					}
-					if err != nil {
-						p.opt.Previous = nil // the folder may be half updated: rebuild it whole
-						return err
-					}
-					p.opt.Previous = res.Manifest
-					if !f.quiet {
-						hits, misses := p.opt.Cache.Stats()
-						fmt.Fprintf(stderr, "%s parsed again, %s unchanged; %s written, %s kept\n",
-							plural(misses, "skill", "skills"), number(hits), plural(res.Written, "file", "files"), number(res.Kept))
-					}
-					return nil
-				},
-				Log: func(format string, args ...any) {
-					// Quiet, serve prints only problems: the rebuilds
-					// that failed.
-					if f.quiet && !strings.Contains(format, "failed") {
-						return
-					}
-					fmt.Fprintf(stderr, time.Now().Format("15:04:05 ")+format+"\n", args...)
-				},
-			}
-			if p.demo {
-				// The unpacked demo never changes: nothing to watch,
-				// and nothing changed since the build.
-				srv.Sources = nil
-				srv.Baseline = serve.Fingerprint(nil)
+			srv.Rebuild = func(ctx context.Context, changed []string) error {
+				// Told what changed, the load looks only there.
+				p.opt.Changed = changed
+				res, err := build.Build(ctx, p.opt)
+				if res != nil && res.Catalog != nil {
+					printFindings(stderr, res.Catalog, true, p.opt.Strict)
+				}
+				if err != nil {
+					p.opt.Previous = nil // the folder may be half updated: rebuild it whole
+					return err
+				}
+				p.opt.Previous = res.Manifest
+				if !f.quiet {
+					hits, misses := p.opt.Cache.Stats()
+					fmt.Fprintf(stderr, "%s parsed again, %s unchanged; %s written, %s kept\n",
+						plural(misses, "skill", "skills"), number(hits), plural(res.Written, "file", "files"), number(res.Kept))
+				}
+				return nil
 			}
 			// Requests live within ctx: when serve ends, the event
 			// streams of open pages end too, instead of holding the
@@ -155,6 +179,7 @@ config file and flags work as for build.`,
 	f.register(cmd, "")
 	cmd.Flags().IntVar(&port, "port", 8484, "port to listen on (0: any free port)")
 	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "address to listen on")
+	cmd.Flags().DurationVar(&poll, "poll", 0, "look for changes at this interval (such as 1s) instead of watching: for network mounts and shared folders that send no file notifications")
 	return cmd
 }
 
