@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -100,6 +101,12 @@ config file and flags work as for build.`,
 					fmt.Fprintf(stderr, time.Now().Format("15:04:05 ")+format+"\n", args...)
 				},
 			}
+			// The config file is watched with the sources: an edit to it
+			// plans the site again.
+			config := configPath(f.configFile)
+			if config != "" {
+				srv.Watching.Roots = append(slices.Clip(srv.Watching.Roots), config)
+			}
 			if p.demo {
 				// The unpacked demo never changes: nothing to watch.
 				srv.Watching.Roots = nil
@@ -125,6 +132,12 @@ config file and flags work as for build.`,
 			p.opt.Previous = res.Manifest
 
 			srv.Rebuild = func(ctx context.Context, changed []string) error {
+				if config != "" && (changed == nil || slices.Contains(changed, config)) {
+					if err := replan(cmd, &f, args, p, stderr); err != nil {
+						return err
+					}
+					changed = nil // the sources or their options may have changed
+				}
 				// Told what changed, the load looks only there.
 				p.opt.Changed = changed
 				res, err := build.Build(ctx, p.opt)
@@ -181,6 +194,44 @@ config file and flags work as for build.`,
 	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "address to listen on")
 	cmd.Flags().DurationVar(&poll, "poll", 0, "look for changes at this interval (such as 1s) instead of watching: for network mounts and shared folders that send no file notifications")
 	return cmd
+}
+
+// configPath is the real path of the config file serve reads, or "" when
+// it reads none.
+func configPath(flag string) string {
+	p := flag
+	if p == "" {
+		p = ConfigFile
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return ""
+	}
+	return real
+}
+
+// replan reads the config file again after it changed, into p: what serve
+// serves keeps its folder, cache and address; a source added or removed
+// is built, but the watch stays on the sources serve started with.
+func replan(cmd *cobra.Command, f *siteFlags, args []string, p *buildPlan, stderr io.Writer) error {
+	np, err := f.plan(cmd, args)
+	if err != nil {
+		return err
+	}
+	if np.demo {
+		np.cleanup()
+		return fmt.Errorf("%s is gone; put it back, or restart serve", ConfigFile)
+	}
+	if !slices.Equal(np.opt.Sources, p.opt.Sources) {
+		fmt.Fprintf(stderr, "the sources changed in %s: restart serve to watch the new ones\n", ConfigFile)
+	}
+	np.opt.Output, np.opt.Cache, np.opt.Previous = p.opt.Output, p.opt.Cache, p.opt.Previous
+	np.opt.Site.Base.Scheme, np.opt.Site.Base.Host = "", ""
+	p.opt = np.opt
+	return nil
 }
 
 // listen takes the port serve listens on, and says in words why it
