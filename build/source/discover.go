@@ -107,6 +107,12 @@ func Discover(ctx context.Context, roots []string, opt Options) (*Result, error)
 			w.noSkill()
 		}
 	}
+	res.sort()
+	return res, nil
+}
+
+// sort puts what was found in the order Result promises.
+func (res *Result) sort() {
 	sort.SliceStable(res.Inputs, func(i, j int) bool {
 		a, b := res.Inputs[i], res.Inputs[j]
 		if a.RootIndex != b.RootIndex {
@@ -116,7 +122,6 @@ func Discover(ctx context.Context, roots []string, opt Options) (*Result, error)
 	})
 	sort.Slice(res.Workspaces, func(i, j int) bool { return res.Workspaces[i].Path < res.Workspaces[j].Path })
 	res.Diagnostics = diag.Sort(res.Diagnostics)
-	return res, nil
 }
 
 // withDefaults is opt with the default limits where it sets none.
@@ -197,15 +202,10 @@ func (w *walker) walkRoot() error {
 		}
 		return fmt.Errorf("source %s: %w", w.root, err)
 	}
-	real, err := filepath.EvalSymlinks(w.root)
-	if err == nil {
-		// Absolute, as Options.Exclude is compared.
-		real, err = filepath.Abs(real)
-	}
-	if err != nil {
+	if err := w.resolveRoot(); err != nil {
 		return fmt.Errorf("source %s: %w", w.root, err)
 	}
-	w.realRoot = real
+	real := w.realRoot
 	if !st.IsDir() {
 		return w.rootFile(st)
 	}
@@ -213,6 +213,17 @@ func (w *walker) walkRoot() error {
 		return fmt.Errorf("source %s is a site skilldex built (it holds %s), not a catalog: give the folder of the skills it was built from, or read the site with skilldex query --site %[1]s", w.root, siteinfo.Marker)
 	}
 	return w.walkDir(".", nil, nil)
+}
+
+// resolveRoot sets the real path of the root: absolute, as
+// Options.Exclude is compared.
+func (w *walker) resolveRoot() error {
+	real, err := filepath.EvalSymlinks(w.root)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	w.realRoot = real
+	return err
 }
 
 // realPaths resolves the folders in dirs to real paths, as the walk sees

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/siteinfo"
 )
 
@@ -45,15 +44,7 @@ func Rediscover(ctx context.Context, prev *Result, roots []string, opt Options, 
 		res.Diagnostics = append(res.Diagnostics, fresh.Diagnostics...)
 		res.Skipped = append(res.Skipped, fresh.Skipped...)
 	}
-	sort.SliceStable(res.Inputs, func(i, j int) bool {
-		a, b := res.Inputs[i], res.Inputs[j]
-		if a.RootIndex != b.RootIndex {
-			return a.RootIndex < b.RootIndex
-		}
-		return a.RelPath < b.RelPath
-	})
-	sort.Slice(res.Workspaces, func(i, j int) bool { return res.Workspaces[i].Path < res.Workspaces[j].Path })
-	res.Diagnostics = diag.Sort(res.Diagnostics)
+	res.sort()
 	return res, nil
 }
 
@@ -114,14 +105,10 @@ func rediscoverRoot(prev *Result, i int, root string, opt Options, changed []str
 	if err != nil || !st.IsDir() {
 		return whole() // a file is read whole anyway; a missing root fails as Discover fails
 	}
-	real, err := filepath.EvalSymlinks(root)
-	if err == nil {
-		real, err = filepath.Abs(real)
-	}
-	if err != nil {
+	if err := w.resolveRoot(); err != nil {
 		return whole()
 	}
-	w.realRoot = real
+	real := w.realRoot
 	old := partOf(prev, i, w.shown)
 	var rels []string
 	for _, c := range changed {

@@ -20,10 +20,8 @@ func Fingerprint(roots []string, skip source.Skipper) uint64 {
 	var entries []string
 	for _, root := range roots {
 		// Walked by real path, as the skipper knows the output folder.
-		if real, err := filepath.EvalSymlinks(root); err == nil {
-			if abs, err := filepath.Abs(real); err == nil {
-				root = abs
-			}
+		if real, err := realPath(root); err == nil {
+			root = real
 		}
 		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {

@@ -202,10 +202,7 @@ func (w *Watcher) notify() (*notifier, error) {
 	}
 	n := &notifier{w: w, fsw: fsw, dirs: map[string]bool{}, files: map[string]bool{}, parents: map[string]bool{}}
 	for _, root := range w.opt.Roots {
-		real, err := filepath.EvalSymlinks(root)
-		if err == nil {
-			real, err = filepath.Abs(real)
-		}
+		real, err := realPath(root)
 		if err != nil {
 			continue // discovery says what is wrong with it
 		}
@@ -234,6 +231,16 @@ func (w *Watcher) notify() (*notifier, error) {
 		}
 	}
 	return n, nil
+}
+
+// realPath is p with symbolic links resolved, absolute: events name the
+// paths watched, and discovery and the Skipper compare real paths.
+func realPath(p string) (string, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Abs(real)
 }
 
 func isSkillFile(p string) bool {
