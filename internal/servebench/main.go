@@ -103,8 +103,12 @@ func run(serve servers, n int, cache string, runs int, idle time.Duration, saves
 			fmt.Fprintf(os.Stderr, "run %d: %s\n", r+1, name)
 			res, err := measure(strings.Fields(cmdline), src, skills, r, idle, saves)
 			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+				// The others are still measured; the table leaves the run out.
+				fmt.Fprintf(os.Stderr, "run %d: %s: %v\n", r+1, name, err)
+				continue
 			}
+			fmt.Fprintf(os.Stderr, "run %d: %s: idle CPU %s, save -> served median %s (%v), added %s, removed %s, first build %s\n",
+				r+1, name, res.idleCPU, median(res.saves), res.saves, res.added, res.removed, res.firstBuild)
 			results[name] = append(results[name], res)
 		}
 	}
@@ -113,6 +117,10 @@ func run(serve servers, n int, cache string, runs int, idle time.Duration, saves
 	for _, s := range serve {
 		name, _, _ := strings.Cut(s, "=")
 		rs := results[name]
+		if len(rs) == 0 {
+			fmt.Printf("%-10s no run completed\n", name)
+			continue
+		}
 		var cpu, med, add, rm, first []time.Duration
 		for _, r := range rs {
 			cpu = append(cpu, r.idleCPU)
