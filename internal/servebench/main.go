@@ -38,6 +38,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/skilldex/skilldex/internal/catalogen"
@@ -180,7 +181,9 @@ func measure(cmdline []string, src string, skills []string, runIndex int, idle t
 		return res, err
 	}
 	defer func() {
-		cmd.Process.Signal(os.Interrupt)
+		// SIGTERM, not an interrupt: a command started in the background
+		// of a shell inherits SIGINT ignored, and serve would not end.
+		cmd.Process.Signal(syscall.SIGTERM)
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
 		select {
