@@ -2,7 +2,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: all build test vet fuzz fuzz-short bench bench-100k bench-go eval-search demo clean
+.PHONY: all build test vet fuzz fuzz-short bench bench-100k bench-go bench-serve eval-search demo clean
 
 all: build
 
@@ -53,6 +53,12 @@ bench-100k:
 
 bench-go:
 	$(GO) test -run XXX -bench . -benchtime 1x $(PKGS)
+
+# skilldex serve over 10,000 generated skills, watching and polling, the
+# two taking turns: idle CPU, save to served page, a skill folder added
+# and removed (internal/servebench). About 6 minutes.
+bench-serve: build
+	$(GO) run ./internal/servebench -n 10000 -serve watch=bin/skilldex -serve 'poll=bin/skilldex --poll 300ms'
 
 # Search quality on the judged query sets (index/testdata/judged): builds
 # the corpus site once, then prints success@1, success@3 and MRR@10 of

@@ -49,6 +49,12 @@ type Cache struct {
 	since time.Time
 	// reads counts the inputs the latest load read to key them.
 	reads int
+
+	// found is the discovery of the latest load that succeeded, and
+	// foundKey what it depends on besides the files (discoveryKey): what
+	// a load told which paths changed starts from.
+	found    *source.Result
+	foundKey string
 }
 
 // cached is what a Cache keeps of one skill.
@@ -83,6 +89,32 @@ func (c *Cache) Stats() (hits, misses int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.hits, c.misses
+}
+
+// takeDiscovery returns the discovery of the latest load when it was made
+// with key, and forgets it; nil without a cache.
+func (c *Cache) takeDiscovery(key string) *source.Result {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	found := c.found
+	c.found = nil
+	if c.foundKey != key {
+		return nil
+	}
+	return found
+}
+
+// keepDiscovery keeps found, made with key, for the next load.
+func (c *Cache) keepDiscovery(key string, found *source.Result) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.found, c.foundKey = found, key
+	c.mu.Unlock()
 }
 
 func (c *Cache) begin() {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/skilldex/skilldex/build/output"
 	"github.com/skilldex/skilldex/internal/catalogen"
@@ -92,9 +93,24 @@ Always check.
 	inc := filepath.Join(t.TempDir(), "inc")
 	opt := Options{LoadOptions: LoadOptions{Sources: []string{src}, Cache: NewCache()}, Output: inc}
 	var prev *output.Manifest
-	build := func(step string) *Result {
+	// Each rebuild is told what changed, as serve's watcher tells it, and
+	// trusts what stat says of the rest, however recent.
+	defer func(s time.Duration) { settle = s }(settle)
+	settle = 0
+	real, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(step string, changed ...string) *Result {
 		t.Helper()
 		opt.Previous = prev
+		opt.Changed = nil
+		if step != "first build" {
+			opt.Changed = []string{}
+			for _, c := range changed {
+				opt.Changed = append(opt.Changed, filepath.Join(real, filepath.FromSlash(c)))
+			}
+		}
 		res, err := Build(context.Background(), opt)
 		if err != nil {
 			t.Fatalf("%s: %v", step, err)
@@ -117,19 +133,19 @@ Always check.
 	edit := filepath.Join(src, names[0], "SKILL.md")
 	b, _ := os.ReadFile(edit)
 	os.WriteFile(edit, append(b, "\n## Troubleshooting\n\nNever retry a failed deploy without reading its log.\n"...), 0o644)
-	build("edit")
+	build("edit", names[0]+"/SKILL.md")
 
 	if err := catalogen.Generate(filepath.Join(src, "more"), 3, 9); err != nil {
 		t.Fatal(err)
 	}
-	build("additions")
+	build("additions", "more")
 
 	os.Rename(filepath.Join(src, names[1]), filepath.Join(src, "renamed-folder"))
-	build("rename of a folder")
+	build("rename of a folder", names[1], "renamed-folder")
 
 	os.RemoveAll(filepath.Join(src, names[2]))
 	os.RemoveAll(filepath.Join(src, "more"))
-	build("deletions")
+	build("deletions", names[2], "more")
 
 	// The Source facet's name for every skill, which no file of theirs
 	// holds.
@@ -146,13 +162,24 @@ Always check.
   {"name": "`+plugin+`", "source": "./", "strict": false, "category": "`+category+`", "keywords": ["k"], "skills": ["./`+names[3]+`", "./`+names[4]+`"]}]}`), 0o644)
 	}
 	writeMarket("p", "ops")
-	build("marketplace added")
+	build("marketplace added", ".claude-plugin/marketplace.json")
 	writeMarket("p", "security")
-	build("plugin category changed")
+	build("plugin category changed", ".claude-plugin/marketplace.json")
 	writeMarket("q", "security")
-	build("plugin renamed")
+	build("plugin renamed", ".claude-plugin/marketplace.json")
 	os.WriteFile(market, []byte(`{"name": "m",`), 0o644)
-	build("marketplace broken")
+	build("marketplace broken", ".claude-plugin/marketplace.json")
 	os.RemoveAll(filepath.Dir(market))
-	build("marketplace removed")
+	build("marketplace removed", ".claude-plugin")
+
+	// A workspace member edited: the workspace's checks see it.
+	testutil.WriteTxtar(t, src, `
+-- zz-workspace/.skills/Bad_Name/SKILL.md --
+---
+description: Uses #use/Other_Skill, edited.
+name: Bad_Name
+---
+Always check twice.
+`)
+	build("workspace member edited", "zz-workspace/.skills/Bad_Name/SKILL.md")
 }

@@ -7,7 +7,9 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"path"
+	"slices"
 	"sync/atomic"
 
 	"github.com/skilldex/skilldex/build/catalog"
@@ -54,6 +56,13 @@ type LoadOptions struct {
 	Repository string
 	// Progress, when set, follows the load (and Build's writing).
 	Progress *Progress
+	// Changed, when not nil, lists the real paths of the files and
+	// folders created, written, removed or renamed since the last Load
+	// with the same Cache, sources and options (a folder stands for
+	// everything under it), as a watcher of the sources reports them: only
+	// those parts of the sources are looked at again (source.Rediscover).
+	// Nil: every folder is walked.
+	Changed []string
 }
 
 // Load reads, parses and checks every skill of the sources and returns
@@ -67,7 +76,7 @@ type LoadOptions struct {
 // wants a published skill's document or findings reads its content.
 func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	opt.Progress.start(StageDiscover, 0)
-	found, err := source.Discover(ctx, opt.Sources, opt.Source)
+	found, err := discover(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +124,7 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	if opt.Cache != nil {
 		opt.Cache.end()
 	}
-	global := found.Diagnostics
+	global := slices.Clone(found.Diagnostics) // found is kept for the next load: not appended to
 	for _, ws := range found.Workspaces {
 		var members []*lint.Member
 		bySkill := map[*lint.Member]*catalog.Skill{}
@@ -155,7 +164,25 @@ func Load(ctx context.Context, opt LoadOptions) (*catalog.Catalog, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	opt.Cache.keepDiscovery(discoveryKey(opt), found)
 	return c, nil
+}
+
+// discover finds the skills of the sources: where opt.Changed says what
+// changed since the discovery opt.Cache holds, only there.
+func discover(ctx context.Context, opt LoadOptions) (*source.Result, error) {
+	// Taken, not read: a load that fails keeps none, and the next one
+	// walks everything rather than trust changes it may have missed.
+	prev := opt.Cache.takeDiscovery(discoveryKey(opt))
+	if prev != nil && opt.Changed != nil {
+		return source.Rediscover(ctx, prev, opt.Sources, opt.Source, opt.Changed)
+	}
+	return source.Discover(ctx, opt.Sources, opt.Source)
+}
+
+// discoveryKey is what a discovery depends on besides the files.
+func discoveryKey(opt LoadOptions) string {
+	return fmt.Sprintf("%q %+v", opt.Sources, opt.Source)
 }
 
 // contentReads counts the skills whose content was read, for tests.

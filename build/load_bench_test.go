@@ -3,6 +3,9 @@ package build
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/skilldex/skilldex/build/catalog"
@@ -38,6 +41,48 @@ func BenchmarkLoad(b *testing.B) {
 			if len(c.Skills) != n {
 				b.Fatalf("published %d of %d skills", len(c.Skills), n)
 			}
+			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/load")
+		})
+	}
+}
+
+// BenchmarkLoadAfterOneEdit measures the load of a rebuild after one skill
+// changed, with the cache of the previous load: walking every folder of
+// the sources to find what changed (as serve did when it polled, and does
+// with --poll), or told the changed path (as its watcher tells it).
+func BenchmarkLoadAfterOneEdit(b *testing.B) {
+	for _, told := range []bool{false, true} {
+		b.Run(fmt.Sprintf("skills=10000/told=%v", told), func(b *testing.B) {
+			dir, err := filepath.EvalSymlinks(b.TempDir())
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := catalogen.Generate(dir, 10000, 1); err != nil {
+				b.Fatal(err)
+			}
+			entries, _ := os.ReadDir(dir)
+			edit := filepath.Join(dir, entries[len(entries)/2].Name(), "SKILL.md")
+			original, err := os.ReadFile(edit)
+			if err != nil {
+				b.Fatal(err)
+			}
+			opt := LoadOptions{Sources: []string{dir}, Cache: NewCache()}
+			if _, err := Load(context.Background(), opt); err != nil {
+				b.Fatal(err)
+			}
+			if told {
+				opt.Changed = []string{edit}
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				b.StopTimer()
+				os.WriteFile(edit, fmt.Appendf(slices.Clip(original), "\nNever deploy on day %d.\n", i), 0o644)
+				b.StartTimer()
+				if _, err := Load(context.Background(), opt); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/load")
 		})
 	}

@@ -99,7 +99,7 @@ func Open(dest string, opt Options) (*Writer, error) {
 	if _, err := rand.Read(rnd[:]); err != nil {
 		return nil, err
 	}
-	tmp := filepath.Join(parent, tmpPrefix(dest)+hex.EncodeToString(rnd[:]))
+	tmp := filepath.Join(parent, siteinfo.BuildFolderPrefix(dest)+hex.EncodeToString(rnd[:]))
 	if err := os.Mkdir(tmp, 0o755); err != nil {
 		return nil, fmt.Errorf("cannot create the build folder: %w", err)
 	}
@@ -122,15 +122,13 @@ func Open(dest string, opt Options) (*Writer, error) {
 	return w, nil
 }
 
-func tmpPrefix(dest string) string { return "." + filepath.Base(dest) + ".skilldex-" }
-
 // removeStale deletes build folders that an interrupted build left behind.
 func removeStale(dest string) {
 	entries, err := os.ReadDir(filepath.Dir(dest))
 	if err != nil {
 		return
 	}
-	prefix := tmpPrefix(dest)
+	prefix := siteinfo.BuildFolderPrefix(dest)
 	for _, e := range entries {
 		if e.IsDir() && strings.HasPrefix(e.Name(), prefix) {
 			p := filepath.Join(filepath.Dir(dest), e.Name())

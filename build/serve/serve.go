@@ -10,7 +10,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"io/fs"
 	"net/http"
 	"os"
@@ -19,12 +18,11 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
-	"sort"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/skilldex/skilldex/build/source"
+	"github.com/skilldex/skilldex/internal/fswatch"
 )
 
 // Prefix is where the server's own endpoints live; no site path starts
@@ -69,29 +67,25 @@ type Server struct {
 	Dir string
 	// BasePath is the path the site lives under, such as "/" or "/repo/".
 	BasePath string
-	// Rebuild builds the site again into Dir. No request reads Dir while
-	// it runs, so every request gets a file of one whole build. It must
-	// replace files (build.Build renames each into place) rather than
-	// rewrite them: a file being sent when it starts is read to its end
-	// afterwards.
-	Rebuild func(ctx context.Context) error
-	// Sources are the folders and files to watch.
-	Sources []string
-	// Interval is how often the sources are checked for changes (default
-	// 300 ms). Polling needs no platform support and costs a stat per file.
-	Interval time.Duration
-	// Baseline is the Fingerprint of the sources taken before the build
-	// of the site Dir holds began: Watch rebuilds as soon as the sources
-	// differ from it, so that a file saved during that build, or before
-	// Watch starts, is not missed. Zero: the sources as Watch first
-	// finds them.
-	Baseline uint64
+	// Rebuild builds the site again into Dir, given the real paths of
+	// the files and folders that changed since the last build (nil: not
+	// known, anything may have; see build.LoadOptions.Changed). No
+	// request reads Dir while it runs, so every request gets a file of
+	// one whole build. It must replace files (build.Build renames each
+	// into place) rather than rewrite them: a file being sent when it
+	// starts is read to its end afterwards.
+	Rebuild func(ctx context.Context, changed []string) error
+	// Watching says what to watch (the sources), what to leave out (the
+	// folders discovery skips, the output folder) and how.
+	Watching fswatch.Options
 	// Log receives one line per event (rebuilds, errors).
 	Log func(format string, args ...any)
 
 	// building is held for writing while Rebuild runs and for reading
 	// while a request finds and opens its file.
 	building sync.RWMutex
+
+	watcher *fswatch.Watcher
 
 	mu      sync.Mutex
 	clients map[chan struct{}]bool
@@ -301,38 +295,59 @@ func Inject(page []byte) []byte {
 	return append(append([]byte{}, page...), tag...)
 }
 
-// Watch checks the sources every Interval and rebuilds when they changed,
-// until ctx is done. Changes during a rebuild trigger another one.
+// Start begins watching the sources: a change from then on makes Watch
+// rebuild. Serve starts before its first build, so that a file saved
+// while that build runs is not missed.
+func (s *Server) Start() error {
+	if s.watcher != nil {
+		return nil
+	}
+	opt := s.Watching
+	if opt.Log == nil {
+		opt.Log = s.logf
+	}
+	w, err := fswatch.Start(opt)
+	if err != nil {
+		return err
+	}
+	s.watcher = w
+	return nil
+}
+
+// Watch rebuilds after each batch of changes to the sources, until ctx is
+// done. Changes during a rebuild make another one.
 func (s *Server) Watch(ctx context.Context) error {
-	interval := s.Interval
-	if interval == 0 {
-		interval = 300 * time.Millisecond
+	if err := s.Start(); err != nil {
+		return err
 	}
-	last := s.Baseline
-	if last == 0 {
-		last = Fingerprint(s.Sources)
-	}
-	t := time.NewTicker(interval)
-	defer t.Stop()
+	defer s.watcher.Close()
+	failed := false
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-t.C:
+		case <-s.watcher.Ready():
 		}
-		now := Fingerprint(s.Sources)
-		if now == last {
+		b := s.watcher.Take()
+		if !b.All && len(b.Paths) == 0 {
 			continue
 		}
-		last = now
+		changed := b.Paths
+		if failed {
+			// What the failed rebuild was told may not have reached
+			// the site: look everywhere.
+			changed = nil
+		}
 		start := time.Now()
-		if err := s.rebuild(ctx); err != nil {
+		if err := s.rebuild(ctx, changed); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			failed = true
 			s.logf("rebuild failed, still serving the previous site: %v", err)
 			continue
 		}
+		failed = false
 		s.mu.Lock()
 		s.builds++
 		s.mu.Unlock()
@@ -379,10 +394,10 @@ func liveHeap() uint64 {
 func CollectIdle() { go runtime.GC() }
 
 // rebuild runs Rebuild while no request reads the site.
-func (s *Server) rebuild(ctx context.Context) error {
+func (s *Server) rebuild(ctx context.Context, changed []string) error {
 	s.building.Lock()
 	defer s.building.Unlock()
-	return s.Rebuild(ctx)
+	return s.Rebuild(ctx, changed)
 }
 
 // Builds returns how many rebuilds succeeded.
@@ -396,40 +411,4 @@ func (s *Server) logf(format string, args ...any) {
 	if s.Log != nil {
 		s.Log(format, args...)
 	}
-}
-
-// Fingerprint hashes the path, size, mode and modification time of every
-// file under the sources (skipping the folders discovery skips: .git,
-// node_modules, a site skilldex built, ...), so that any edit, addition,
-// removal or rename changes it, and writing a site inside the sources
-// does not.
-func Fingerprint(sources []string) uint64 {
-	h := fnv.New64a()
-	var entries []string
-	for _, root := range sources {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				entries = append(entries, p+"\x00error")
-				return nil
-			}
-			if d.IsDir() {
-				if p != root && source.SkipFolder(p) != "" {
-					return filepath.SkipDir
-				}
-				return nil // its files say what changed; its own mtime moves with .git
-			}
-			info, err := d.Info()
-			if err != nil {
-				return nil
-			}
-			entries = append(entries, fmt.Sprintf("%s\x00%d\x00%d\x00%d", p, info.Size(), info.Mode(), info.ModTime().UnixNano()))
-			return nil
-		})
-	}
-	sort.Strings(entries)
-	for _, e := range entries {
-		h.Write([]byte(e))
-		h.Write([]byte{'\n'})
-	}
-	return h.Sum64()
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -329,3 +330,8 @@ func Hyphenate(s string) string {
 	}
 	return strings.TrimSuffix(b.String(), "-")
 }
+
+// BuildFolderPrefix begins the name of the folder a build of the site at
+// dest writes before moving its files into dest: a sibling of dest, which
+// discovery and serve's watcher leave out as they leave dest out.
+func BuildFolderPrefix(dest string) string { return "." + filepath.Base(dest) + ".skilldex-" }

@@ -96,36 +96,28 @@ type Result struct {
 // Discover finds every skill under roots. A root that cannot be read at all
 // is an error; problems inside a root become diagnostics.
 func Discover(ctx context.Context, roots []string, opt Options) (*Result, error) {
-	if opt.Archive == (ArchiveLimits{}) {
-		opt.Archive = DefaultArchiveLimits
-	}
-	if opt.MaxFolderFiles == 0 {
-		opt.MaxFolderFiles = DefaultOptions.MaxFolderFiles
-	}
-	if opt.MaxFileBytes == 0 {
-		opt.MaxFileBytes = DefaultOptions.MaxFileBytes
-	}
+	opt = opt.withDefaults()
 	res := &Result{}
-	exclude := realPaths(opt.Exclude)
+	skipper := NewSkipper(opt)
 	for i, root := range roots {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		w := &walker{opt: opt, res: res, root: root, shown: root, rootIndex: i, exclude: exclude, busy: make(chan struct{}, walkWorkers)}
-		if d, ok := opt.Display[root]; ok {
-			w.shown = d
-		}
-		if d, ok := opt.RepoDir[root]; ok {
-			w.repo = d
-		}
+		w := newWalker(opt, res, root, i, skipper)
 		before := len(res.Inputs)
 		if err := w.walkRoot(); err != nil {
 			return nil, err
 		}
 		if len(res.Inputs) == before {
-			w.diag(w.shown, diag.Error, "skill-md-missing", "no skill found in %s: add a SKILL.md (with name and description) to a folder, or a .skill archive or NAME%s document", w.shown, UASPSuffix)
+			w.noSkill()
 		}
 	}
+	res.sort()
+	return res, nil
+}
+
+// sort puts what was found in the order Result promises.
+func (res *Result) sort() {
 	sort.SliceStable(res.Inputs, func(i, j int) bool {
 		a, b := res.Inputs[i], res.Inputs[j]
 		if a.RootIndex != b.RootIndex {
@@ -136,7 +128,40 @@ func Discover(ctx context.Context, roots []string, opt Options) (*Result, error)
 	sort.Slice(res.Workspaces, func(i, j int) bool { return res.Workspaces[i].Path < res.Workspaces[j].Path })
 	res.Marketplaces = sortMarketplaces(res.Marketplaces)
 	res.Diagnostics = diag.Sort(res.Diagnostics)
-	return res, nil
+}
+
+// withDefaults is opt with the default limits where it sets none.
+func (opt Options) withDefaults() Options {
+	if opt.Archive == (ArchiveLimits{}) {
+		opt.Archive = DefaultArchiveLimits
+	}
+	if opt.MaxFolderFiles == 0 {
+		opt.MaxFolderFiles = DefaultOptions.MaxFolderFiles
+	}
+	if opt.MaxFileBytes == 0 {
+		opt.MaxFileBytes = DefaultOptions.MaxFileBytes
+	}
+	return opt
+}
+
+// noSkillCode is the finding of a root without a skill.
+const noSkillCode = "skill-md-missing"
+
+// newWalker returns the walker of the root of index i.
+func newWalker(opt Options, res *Result, root string, i int, skipper Skipper) *walker {
+	w := &walker{opt: opt, res: res, root: root, shown: root, rootIndex: i, skipper: skipper, busy: make(chan struct{}, walkWorkers)}
+	if d, ok := opt.Display[root]; ok {
+		w.shown = d
+	}
+	if d, ok := opt.RepoDir[root]; ok {
+		w.repo = d
+	}
+	return w
+}
+
+// noSkill reports that the walker's root holds no skill.
+func (w *walker) noSkill() {
+	w.diag(w.shown, diag.Error, noSkillCode, "no skill found in %s: add a SKILL.md (with name and description) to a folder, or a .skill archive or NAME%s document", w.shown, UASPSuffix)
 }
 
 type walker struct {
@@ -147,7 +172,7 @@ type walker struct {
 	repo      string // root's path in the repository (Options.RepoDir), or ""
 	realRoot  string // symlinks resolved
 	rootIndex int
-	exclude   map[string]bool // real paths of Options.Exclude
+	skipper   Skipper
 	// busy holds a token for each folder being walked on a goroutine of
 	// its own (see walkChildren).
 	busy chan struct{}
@@ -183,15 +208,10 @@ func (w *walker) walkRoot() error {
 		}
 		return fmt.Errorf("source %s: %w", w.root, err)
 	}
-	real, err := filepath.EvalSymlinks(w.root)
-	if err == nil {
-		// Absolute, as Options.Exclude is compared.
-		real, err = filepath.Abs(real)
-	}
-	if err != nil {
+	if err := w.resolveRoot(); err != nil {
 		return fmt.Errorf("source %s: %w", w.root, err)
 	}
-	w.realRoot = real
+	real := w.realRoot
 	if !st.IsDir() {
 		return w.rootFile(st)
 	}
@@ -199,6 +219,17 @@ func (w *walker) walkRoot() error {
 		return fmt.Errorf("source %s is a site skilldex built (it holds %s), not a catalog: give the folder of the skills it was built from, or read the site with skilldex query --site %[1]s", w.root, siteinfo.Marker)
 	}
 	return w.walkDir(".", nil, nil)
+}
+
+// resolveRoot sets the real path of the root: absolute, as
+// Options.Exclude is compared.
+func (w *walker) resolveRoot() error {
+	real, err := filepath.EvalSymlinks(w.root)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	w.realRoot = real
+	return err
 }
 
 // realPaths resolves the folders in dirs to real paths, as the walk sees
@@ -226,31 +257,68 @@ func realPaths(dirs []string) map[string]bool {
 	return out
 }
 
-// SkipFolder reports why discovery never searches the folder dir, or ""
-// when it does: the folders a watcher of the sources may leave out too.
-// (The output folder, which Options.Exclude names, is not known here.)
-func SkipFolder(dir string) string {
-	if why := skipDirs[filepath.Base(dir)]; why != "" {
+// A Skipper says which folders discovery never searches: by name (.git,
+// node_modules, ...), by a file they hold (a site skilldex built, a Python
+// virtualenv), and the folders Options.Exclude names. Discovery and the
+// watcher of `skilldex serve` share it, so that what one leaves out the
+// other does too.
+type Skipper struct {
+	exclude map[string]bool // real paths
+}
+
+// NewSkipper returns the Skipper of a discovery with opt.
+func NewSkipper(opt Options) Skipper { return Skipper{exclude: realPaths(opt.Exclude)} }
+
+// Folder reports why the folder at the real path dir is not searched, or
+// "" when it is.
+func (s Skipper) Folder(dir string) string {
+	if why := s.Path(dir); why != "" {
 		return why
 	}
+	return markerIn(func(name string) bool {
+		_, err := os.Lstat(filepath.Join(dir, name))
+		return err == nil
+	})
+}
+
+// Path reports why nothing at the real path p is searched when it is a
+// folder, judged by its name and place alone, or "": a watcher drops
+// every event of such a path, a folder's removal included.
+func (s Skipper) Path(p string) string {
+	if why := skipDirs[filepath.Base(p)]; why != "" {
+		return why
+	}
+	for e := range s.exclude {
+		if p == e {
+			return "the output folder of the build"
+		}
+		if filepath.Dir(p) == filepath.Dir(e) && strings.HasPrefix(filepath.Base(p), siteinfo.BuildFolderPrefix(e)) {
+			return "a build folder of the output folder"
+		}
+	}
+	return ""
+}
+
+// markerIn is why a folder holding the files has tells is not searched,
+// or "".
+func markerIn(has func(name string) bool) string {
 	for _, m := range skipMarkers {
-		if _, err := os.Lstat(filepath.Join(dir, m.file)); err == nil {
+		if has(m.file) {
 			return m.why
 		}
 	}
 	return ""
 }
 
-// skip reports why the folder rel, named name, is not searched, or "".
-// Folders that are skipped for what they hold are found by walkDir.
-func (w *walker) skip(rel, name string) string {
-	if why := skipDirs[name]; why != "" {
-		return why
-	}
-	if len(w.exclude) > 0 && w.exclude[w.realPath(rel)] {
-		return "the output folder of the build"
-	}
-	return ""
+// SkipFolder reports why discovery never searches the folder dir, or ""
+// when it does. (The output folder, which Options.Exclude names, is not
+// known here: see Skipper.)
+func SkipFolder(dir string) string { return Skipper{}.Folder(dir) }
+
+// skip reports why the folder rel is not searched, or "". Folders that
+// are skipped for what they hold are found by walkDir.
+func (w *walker) skip(rel string) string {
+	return w.skipper.Path(w.realPath(rel))
 }
 
 // skipped records that the folder rel was not searched.
@@ -326,11 +394,9 @@ func (w *walker) walkDir(rel string, skill *folderSkill, ws *Workspace) error {
 		names[e.Name()] = e
 	}
 	if rel != "." {
-		for _, m := range skipMarkers {
-			if _, ok := names[m.file]; ok {
-				w.skipped(rel, m.why)
-				return nil
-			}
+		if why := markerIn(func(name string) bool { _, ok := names[name]; return ok }); why != "" {
+			w.skipped(rel, why)
+			return nil
 		}
 	}
 	isRegular := func(name string) bool {
@@ -405,7 +471,7 @@ func (w *walker) entry(rel string, e fs.DirEntry, skill *folderSkill, ws *Worksp
 		return nil
 	}
 	if e.IsDir() {
-		if why := w.skip(childRel, name); why != "" {
+		if why := w.skip(childRel); why != "" {
 			w.skipped(childRel, why)
 			return nil
 		}

@@ -49,6 +49,8 @@ func TestErrorMessages(t *testing.T) {
 		{[]string{"query"}, "skilldex query needs a query such as 'agent-browser:commands.click'; usage: skilldex query"},
 		{[]string{"biuld"}, "unknown command \"biuld\" for \"skilldex\"\n\nDid you mean this?\n\tbuild\nskilldex help lists the commands"},
 		{[]string{"serve", "--port", "x"}, `--port "x" is not a whole number; skilldex serve --help lists the flags`},
+		{[]string{"serve", ok, "--poll", "-1s", "--port", "0"}, "--poll -1s is not an interval; give one such as 1s, or leave --poll out to watch"},
+		{[]string{"serve", "--poll", "often"}, `--poll "often" is not`},
 		{[]string{"search", "--limit", "many", "x"}, `--limit "many" is not a whole number; skilldex search --help lists the flags`},
 		{[]string{"build", "--nope"}, "unknown flag --nope; skilldex build --help lists the flags"},
 		{[]string{"build", "-o"}, "--output needs a value; skilldex build --help lists the flags"},

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,12 +20,15 @@ import (
 
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/serve"
+	"github.com/skilldex/skilldex/build/source"
+	"github.com/skilldex/skilldex/internal/fswatch"
 )
 
 func newServeCmd() *cobra.Command {
 	var f siteFlags
 	var port int
 	var host string
+	var poll time.Duration
 	cmd := &cobra.Command{
 		Use:   "serve [SOURCE...]",
 		Short: "Build the site, serve it on localhost, and rebuild and reload on every change",
@@ -31,10 +36,20 @@ func newServeCmd() *cobra.Command {
 sources, rebuilds when a file changes, and reloads the pages open in a
 browser. A rebuild that fails is reported and the previous site stays up.
 
+The sources are watched with the system's file notifications (inotify on
+Linux), which cost nothing while nothing changes; a rebuild reads again
+only the skills whose files changed. File systems that send no
+notifications leave edits unseen: network mounts (NFS, SMB, sshfs), some
+container and virtual machine shared folders (Docker Desktop and Vagrant
+mounts, WSL's /mnt/c). Serve such sources with --poll 1s, which looks at
+every file each second instead. When the system's limit on watched
+folders is reached, serve says how to raise it and polls.
+
 The site is written to a temporary folder unless -o is given. Sources,
 config file and flags work as for build.`,
 		Example: `  skilldex serve                 # the embedded demo catalog
-  skilldex serve skills/ --port 8080`,
+  skilldex serve skills/ --port 8080
+  skilldex serve /mnt/share/skills --poll 1s   # a network mount`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := f.plan(cmd, args)
 			if err != nil {
@@ -42,6 +57,9 @@ config file and flags work as for build.`,
 			}
 			defer p.cleanup()
 			stderr := cmd.ErrOrStderr()
+			if poll < 0 {
+				return failure(fmt.Errorf("--poll %s is not an interval; give one such as 1s, or leave --poll out to watch", poll))
+			}
 			// The port is taken before the first build, which takes
 			// minutes for a large catalog: a port in use says so at once.
 			// Browsers that connect meanwhile wait for the build.
@@ -64,9 +82,40 @@ config file and flags work as for build.`,
 			// Rebuilds redo only the skills whose files changed.
 			p.opt.Cache = build.NewCache()
 			ctx := cmd.Context()
-			// Taken before the first build: a file saved while it runs
-			// makes the watcher rebuild at once.
-			baseline := serve.Fingerprint(p.opt.Sources)
+			srv := &serve.Server{
+				Dir:      p.opt.Output,
+				BasePath: p.opt.Site.Base.Path,
+				Watching: fswatch.Options{
+					Roots: p.opt.Sources,
+					// As discovery skips them, the output folder too:
+					// the rebuilds' writes are no change.
+					Skip: source.NewSkipper(source.Options{Exclude: append(slices.Clip(p.opt.Source.Exclude), p.opt.Output)}),
+					Poll: poll,
+				},
+				Log: func(format string, args ...any) {
+					// Quiet, serve prints only problems: the rebuilds
+					// that failed, a fallback to polling.
+					if f.quiet && !strings.Contains(format, "failed") && !strings.Contains(format, "polling") {
+						return
+					}
+					fmt.Fprintf(stderr, time.Now().Format("15:04:05 ")+format+"\n", args...)
+				},
+			}
+			// The config file is watched with the sources: an edit to it
+			// plans the site again.
+			config := configPath(f.configFile)
+			if config != "" {
+				srv.Watching.Roots = append(slices.Clip(srv.Watching.Roots), config)
+			}
+			if p.demo {
+				// The unpacked demo never changes: nothing to watch.
+				srv.Watching.Roots = nil
+			}
+			// Watching starts before the first build: a file saved
+			// while it runs makes the watcher rebuild at once.
+			if err := srv.Start(); err != nil {
+				return failure(err)
+			}
 			res, err := f.build(cmd, p.opt)
 			if err != nil {
 				return failure(fmt.Errorf("first build: %w", err))
@@ -82,42 +131,30 @@ config file and flags work as for build.`,
 			// and written.
 			p.opt.Previous = res.Manifest
 
-			srv := &serve.Server{
-				Dir:      p.opt.Output,
-				BasePath: p.opt.Site.Base.Path,
-				Sources:  p.opt.Sources,
-				Baseline: baseline,
-				Rebuild: func(ctx context.Context) error {
-					res, err := build.Build(ctx, p.opt)
-					if res != nil && res.Catalog != nil {
-						printFindings(stderr, res.Catalog, true, p.opt.Strict)
-					}
-					if err != nil {
-						p.opt.Previous = nil // the folder may be half updated: rebuild it whole
+			srv.Rebuild = func(ctx context.Context, changed []string) error {
+				if config != "" && (changed == nil || slices.Contains(changed, config)) {
+					if err := replan(cmd, &f, args, p, stderr); err != nil {
 						return err
 					}
-					p.opt.Previous = res.Manifest
-					if !f.quiet {
-						hits, misses := p.opt.Cache.Stats()
-						fmt.Fprintf(stderr, "%s parsed again, %s unchanged; %s written, %s kept\n",
-							plural(misses, "skill", "skills"), number(hits), plural(res.Written, "file", "files"), number(res.Kept))
-					}
-					return nil
-				},
-				Log: func(format string, args ...any) {
-					// Quiet, serve prints only problems: the rebuilds
-					// that failed.
-					if f.quiet && !strings.Contains(format, "failed") {
-						return
-					}
-					fmt.Fprintf(stderr, time.Now().Format("15:04:05 ")+format+"\n", args...)
-				},
-			}
-			if p.demo {
-				// The unpacked demo never changes: nothing to watch,
-				// and nothing changed since the build.
-				srv.Sources = nil
-				srv.Baseline = serve.Fingerprint(nil)
+					changed = nil // the sources or their options may have changed
+				}
+				// Told what changed, the load looks only there.
+				p.opt.Changed = changed
+				res, err := build.Build(ctx, p.opt)
+				if res != nil && res.Catalog != nil {
+					printFindings(stderr, res.Catalog, true, p.opt.Strict)
+				}
+				if err != nil {
+					p.opt.Previous = nil // the folder may be half updated: rebuild it whole
+					return err
+				}
+				p.opt.Previous = res.Manifest
+				if !f.quiet {
+					hits, misses := p.opt.Cache.Stats()
+					fmt.Fprintf(stderr, "%s parsed again, %s unchanged; %s written, %s kept\n",
+						plural(misses, "skill", "skills"), number(hits), plural(res.Written, "file", "files"), number(res.Kept))
+				}
+				return nil
 			}
 			// Requests live within ctx: when serve ends, the event
 			// streams of open pages end too, instead of holding the
@@ -155,7 +192,46 @@ config file and flags work as for build.`,
 	f.register(cmd, "")
 	cmd.Flags().IntVar(&port, "port", 8484, "port to listen on (0: any free port)")
 	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "address to listen on")
+	cmd.Flags().DurationVar(&poll, "poll", 0, "look for changes at this interval (such as 1s) instead of watching: for network mounts and shared folders that send no file notifications")
 	return cmd
+}
+
+// configPath is the real path of the config file serve reads, or "" when
+// it reads none.
+func configPath(flag string) string {
+	p := flag
+	if p == "" {
+		p = ConfigFile
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err == nil {
+		real, err = filepath.Abs(real)
+	}
+	if err != nil {
+		return ""
+	}
+	return real
+}
+
+// replan reads the config file again after it changed, into p: what serve
+// serves keeps its folder, cache and address; a source added or removed
+// is built, but the watch stays on the sources serve started with.
+func replan(cmd *cobra.Command, f *siteFlags, args []string, p *buildPlan, stderr io.Writer) error {
+	np, err := f.plan(cmd, args)
+	if err != nil {
+		return err
+	}
+	if np.demo {
+		np.cleanup()
+		return fmt.Errorf("%s is gone; put it back, or restart serve", ConfigFile)
+	}
+	if !slices.Equal(np.opt.Sources, p.opt.Sources) {
+		fmt.Fprintf(stderr, "the sources changed in %s: restart serve to watch the new ones\n", ConfigFile)
+	}
+	np.opt.Output, np.opt.Cache, np.opt.Previous = p.opt.Output, p.opt.Cache, p.opt.Previous
+	np.opt.Site.Base.Scheme, np.opt.Site.Base.Host = "", ""
+	p.opt = np.opt
+	return nil
 }
 
 // listen takes the port serve listens on, and says in words why it

@@ -16,6 +16,7 @@ import (
 	"github.com/skilldex/skilldex/build"
 	"github.com/skilldex/skilldex/build/serve"
 	"github.com/skilldex/skilldex/internal/browsertest"
+	"github.com/skilldex/skilldex/internal/fswatch"
 )
 
 // TestLiveReloadKeepsScroll serves a site as skilldex serve does, scrolls
@@ -49,9 +50,8 @@ func TestLiveReloadKeepsScroll(t *testing.T) {
 	srv := &serve.Server{
 		Dir:      opt.Output,
 		BasePath: "/",
-		Sources:  []string{src},
-		Interval: 20 * time.Millisecond,
-		Rebuild: func(ctx context.Context) error {
+		Watching: fswatch.Options{Roots: []string{src}},
+		Rebuild: func(ctx context.Context, _ []string) error {
 			_, err := build.Build(ctx, opt)
 			return err
 		},

@@ -1,0 +1,159 @@
+package fswatch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/skilldex/skilldex/build/source"
+)
+
+// TestDebounceBurst: changes that come closer together than the quiet
+// window, within MaxDelay of the first, make one batch, due a quiet window
+// after the last; a stream that never pauses is cut every MaxDelay.
+func TestDebounceBurst(t *testing.T) {
+	d := debouncer{quiet: 50 * time.Millisecond, max: time.Second}
+	t0 := time.Unix(1e9, 0)
+	for i := range 1000 {
+		now := t0.Add(time.Duration(i) * 200 * time.Microsecond)
+		if d.ready(now) {
+			t.Fatalf("a batch due in the middle of the burst, at change %d", i)
+		}
+		d.add(fmt.Sprintf("/src/s%d/SKILL.md", i%300), false, now)
+	}
+	last := t0.Add(999 * 200 * time.Microsecond)
+	if d.ready(last.Add(49 * time.Millisecond)) {
+		t.Error("due before the quiet window ended")
+	}
+	if !d.ready(last.Add(50 * time.Millisecond)) {
+		t.Fatal("not due once the quiet window ended")
+	}
+	if b := d.take(); b.All || len(b.Paths) != 300 {
+		t.Errorf("batch of %d paths (All %v), want the 300 changed", len(b.Paths), b.All)
+	}
+	if _, ok := d.due(); ok {
+		t.Error("a batch left after take")
+	}
+
+	// A change every 10 ms for 3 s: a batch every second.
+	batches := 0
+	for i := range 300 {
+		now := t0.Add(time.Duration(i) * 10 * time.Millisecond)
+		if d.ready(now) {
+			d.take()
+			batches++
+		}
+		d.add("/src/a/SKILL.md", false, now)
+	}
+	if batches != 2 {
+		t.Errorf("%d batches in 3 s of changes, want 2 cut by MaxDelay before the last", batches)
+	}
+
+	d.take()
+	d.add("/src/a", false, t0)
+	d.add("", true, t0)
+	d.add("/src/b", false, t0)
+	if b := d.take(); !b.All || b.Paths != nil {
+		t.Errorf("after an overflow: %+v, want All", b)
+	}
+}
+
+// TestRenamedFolderRewatched: a folder renamed is watched under its new
+// name only, and its subfolders with it; a folder removed is no longer
+// watched.
+func TestRenamedFolderRewatched(t *testing.T) {
+	src, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(src, "a", "sub"), 0o755)
+	os.MkdirAll(filepath.Join(src, "node_modules", "x"), 0o755)
+	w, err := Start(Options{Roots: []string{src}, Quiet: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	wait := func(want string) Batch {
+		t.Helper()
+		for {
+			select {
+			case <-w.Ready():
+			case <-time.After(20 * time.Second):
+				t.Fatalf("no batch with %s", want)
+			}
+			if b := w.Take(); slices.Contains(b.Paths, want) {
+				return b
+			}
+		}
+	}
+	watched := func() []string {
+		// The watch list belongs to the watcher's goroutine; it is read
+		// after a batch, when that goroutine waits for events.
+		var out []string
+		for _, p := range w.notifier.fsw.WatchList() {
+			rel, _ := filepath.Rel(src, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := watched(); !slices.Equal(got, []string{".", "a", "a/sub"}) {
+		t.Errorf("watching %q at the start", got)
+	}
+	os.Rename(filepath.Join(src, "a"), filepath.Join(src, "b"))
+	wait(filepath.Join(src, "b"))
+	p := filepath.Join(src, "b", "sub", "x.md")
+	os.WriteFile(p, []byte("x"), 0o644)
+	wait(p)
+	if got := watched(); !slices.Equal(got, []string{".", "b", "b/sub"}) {
+		t.Errorf("watching %q after a rename", got)
+	}
+	os.RemoveAll(filepath.Join(src, "b"))
+	wait(filepath.Join(src, "b"))
+	if got := watched(); !slices.Equal(got, []string{"."}) {
+		t.Errorf("watching %q after a removal", got)
+	}
+}
+
+// TestLimitError: the system's limits on watches say what to do.
+func TestLimitError(t *testing.T) {
+	for _, errno := range []error{syscall.ENOSPC, syscall.EMFILE} {
+		msg := limitError(fmt.Errorf("add /src: %w", errno)).Error()
+		if !strings.Contains(msg, "sysctl fs.inotify.max_user_") || !strings.Contains(msg, "--poll") {
+			t.Errorf("%v: %q says not what to do", errno, msg)
+		}
+	}
+	other := os.ErrPermission
+	if limitError(other) != other {
+		t.Error("another error was rewritten")
+	}
+}
+
+// TestFingerprintSkips: polling sees edits, and not what discovery skips.
+func TestFingerprintSkips(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p, s string) {
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(s), 0o644)
+	}
+	write(filepath.Join(dir, "a", "SKILL.md"), "x")
+	skip := source.NewSkipper(source.Options{Exclude: []string{filepath.Join(dir, "out")}})
+	f0 := Fingerprint([]string{dir}, skip)
+	write(filepath.Join(dir, ".git", "HEAD"), "ref")
+	write(filepath.Join(dir, "out", "index.html"), "x")
+	write(filepath.Join(dir, ".out.skilldex-01", "index.html"), "x")
+	write(filepath.Join(dir, "public", ".skilldex-site"), "")
+	write(filepath.Join(dir, "public", "index.html"), "x")
+	if Fingerprint([]string{dir}, skip) != f0 {
+		t.Error("a skipped folder changes the fingerprint")
+	}
+	os.Rename(filepath.Join(dir, "a"), filepath.Join(dir, "b"))
+	if Fingerprint([]string{dir}, skip) == f0 {
+		t.Error("a rename does not change the fingerprint")
+	}
+}
