@@ -48,13 +48,18 @@ func (fm *twinFrontmatter) appendYAML(b []byte) []byte {
 				return fm.appendYAMLSlow(b) // yaml.v3 writes []
 			}
 			for i := range fv.Len() {
-				styles = append(styles, styleOf(fv.Index(i).String()))
+				style := styleOf(fv.Index(i).String())
+				if style == yamlOther {
+					return fm.appendYAMLSlow(b)
+				}
+				styles = append(styles, style)
 			}
 		} else if s := fv.String(); s != "" || !f.omitEmpty {
-			styles = append(styles, styleOf(s))
-		}
-		if len(styles) > 0 && styles[len(styles)-1] == yamlOther {
-			return fm.appendYAMLSlow(b)
+			style := styleOf(s)
+			if style == yamlOther {
+				return fm.appendYAMLSlow(b)
+			}
+			styles = append(styles, style)
 		}
 	}
 	next := 0
