@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/skill"
@@ -174,12 +175,25 @@ func buildTaxonomy(kind, title string, skills []*Skill, terms func(*Skill) []str
 	return tax
 }
 
-// uniqueSlug is the slug of name (siteinfo.Slug), with a number added when
-// used has it already; it adds the slug to used.
+// maxSlugBytes bounds a slug, which names a folder: file systems refuse
+// names over 255 bytes, and a plugin's name or a term of pluses ("+" is
+// " plus ") can be longer.
+const maxSlugBytes = 100
+
+// uniqueSlug is the slug of name (siteinfo.Slug, cut to maxSlugBytes), with
+// a number added when used has it already; it adds the slug to used.
 func uniqueSlug(used map[string]bool, name string) string {
-	slug := siteinfo.Slug(name)
+	base := siteinfo.Slug(name)
+	if len(base) > maxSlugBytes {
+		cut := maxSlugBytes
+		for cut > 0 && !utf8.RuneStart(base[cut]) {
+			cut--
+		}
+		base = strings.TrimRight(base[:cut], "-")
+	}
+	slug := base
 	for i := 2; used[slug]; i++ {
-		slug = fmt.Sprintf("%s-%d", siteinfo.Slug(name), i)
+		slug = fmt.Sprintf("%s-%d", base, i)
 	}
 	used[slug] = true
 	return slug
