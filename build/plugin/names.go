@@ -14,6 +14,15 @@ func isKebab(s string) bool { return kebabRE.MatchString(s) }
 
 func isSpace(r rune) bool { return unicode.IsSpace(r) }
 
+var commandWordRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// IsCommandWord reports whether a plugin's or a marketplace's name may be
+// written into an install command that people paste into a shell or into
+// Claude Code: ASCII letters, digits, '.', '_' and '-', not first. Others
+// (';', '$(...)', backticks, quotes, a leading '-', characters that look
+// alike or hide) could run another command or an option instead.
+func IsCommandWord(s string) bool { return commandWordRE.MatchString(s) }
+
 // kebab suggests a kebab-case spelling of s.
 func kebab(s string) string {
 	var b strings.Builder
