@@ -13,12 +13,15 @@ import (
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/internal/testutil"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // hostileMarketplaceTxtar is a marketplace from a stranger: names made to
 // run commands in a shell when an install command is pasted, URLs that
-// carry tokens or scripts, and a name and a keyword whose slugs would be
-// longer than a file name may be.
+// carry tokens or scripts, a name and a keyword whose slugs would be
+// longer than a file name may be, and names whose slugs a file system that
+// ignores case and Unicode normalisation (macOS, Windows) takes for one.
 // Every plugin holds a skill, which must be published whatever its
 // plugin's manifest says.
 var hostileMarketplaceTxtar = `
@@ -39,6 +42,10 @@ var hostileMarketplaceTxtar = `
     {"name": "remote-subdir", "source": {"source": "git-subdir", "url": "deploy:SUBDIR-TOKEN@git.example.com:acme/remote.git", "path": "p"}},
     {"name": "remote-subdir-https", "source": {"source": "git-subdir", "url": "https://oauth2:HTTPS-SUBDIR-TOKEN@gitlab.com/acme/remote.git?private_token=QUERY-TOKEN", "path": "p"}},
     {"name": "secret-link", "source": "./plugins/f"},
+    {"name": "\ud55c", "source": "./plugins/h"},
+    {"name": "\u1112\u1161\u11ab", "source": "./plugins/i"},
+    {"name": "stra\u00dfe", "source": "./plugins/j"},
+    {"name": "STRASSE", "source": "./plugins/k"},
     {"name": "` + strings.Repeat("long", 80) + `", "source": "./plugins/g", "keywords": ["` + strings.Repeat("+", 100) + `"]}
   ]
 }
@@ -50,7 +57,8 @@ var hostileMarketplaceTxtar = `
     {"name": "tokens", "source": {"source": "local", "path": "./plugins/d"}}
   ]
 }
-` + hostileSkill("a") + hostileSkill("b") + hostileSkill("c") + hostileSkill("d") + hostileSkill("e") + hostileSkill("f") + hostileSkill("g")
+` + hostileSkill("a") + hostileSkill("b") + hostileSkill("c") + hostileSkill("d") + hostileSkill("e") + hostileSkill("f") + hostileSkill("g") +
+	hostileSkill("h") + hostileSkill("i") + hostileSkill("j") + hostileSkill("k")
 
 func hostileSkill(p string) string {
 	return "-- plugins/" + p + "/skills/skill-" + p + "/SKILL.md --\n---\nname: skill-" + p +
@@ -103,7 +111,7 @@ func TestHostileMarketplace(t *testing.T) {
 	plugins := readSite(t, site, "api/v1/plugins.json")
 
 	t.Run("every skill is published", func(t *testing.T) {
-		for _, p := range []string{"a", "b", "c", "d", "e", "f", "g"} {
+		for _, p := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"} {
 			readSite(t, site, "skills/skill-"+p+"/index.html")
 		}
 	})
@@ -175,6 +183,24 @@ func TestHostileMarketplace(t *testing.T) {
 			if strings.Contains(plugins, bad) {
 				t.Errorf("plugins.json holds %s", bad)
 			}
+		}
+	})
+
+	t.Run("slugs one file system name each", func(t *testing.T) {
+		entries, err := os.ReadDir(filepath.Join(site, "plugins"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]string{}
+		for _, e := range entries {
+			k := cases.Fold().String(norm.NFC.String(e.Name()))
+			if other, ok := seen[k]; ok {
+				t.Errorf("plugins/%s/ and plugins/%s/ may be one folder where case or normalisation is ignored", other, e.Name())
+			}
+			seen[k] = e.Name()
+		}
+		if len(entries) != 11+1 { // and index.html
+			t.Errorf("plugins/ has %d entries, want 12", len(entries))
 		}
 	})
 

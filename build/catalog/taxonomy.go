@@ -11,6 +11,8 @@ import (
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/yamltree"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Taxonomy kinds, which are also the site's folder names.
@@ -181,7 +183,10 @@ func buildTaxonomy(kind, title string, skills []*Skill, terms func(*Skill) []str
 const maxSlugBytes = 100
 
 // uniqueSlug is the slug of name (siteinfo.Slug, cut to maxSlugBytes), with
-// a number added when used has it already; it adds the slug to used.
+// a number added when used has it already; it adds the slug to used. used
+// holds slugs as file systems that ignore case and Unicode normalisation
+// (macOS, Windows) compare them: "한" written composed or as jamo, or
+// "straße" and "strasse", get two folders there too.
 func uniqueSlug(used map[string]bool, name string) string {
 	base := siteinfo.Slug(name)
 	if len(base) > maxSlugBytes {
@@ -192,12 +197,16 @@ func uniqueSlug(used map[string]bool, name string) string {
 		base = strings.TrimRight(base[:cut], "-")
 	}
 	slug := base
-	for i := 2; used[slug]; i++ {
+	for i := 2; used[folded(slug)]; i++ {
 		slug = fmt.Sprintf("%s-%d", base, i)
 	}
-	used[slug] = true
+	used[folded(slug)] = true
 	return slug
 }
+
+// folded is a slug as a file system that ignores case and normalisation
+// sees it.
+func folded(slug string) string { return cases.Fold().String(norm.NFC.String(slug)) }
 
 // Taxonomies returns the catalog's taxonomies in a fixed order; Types is
 // among them once every document is known (see Complete).
