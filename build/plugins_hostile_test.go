@@ -41,6 +41,8 @@ var hostileMarketplaceTxtar = `
     {"name": "remote-url", "source": {"source": "url", "url": "https://x-access-token:URL-TOKEN@github.com/acme/remote.git"}},
     {"name": "remote-subdir", "source": {"source": "git-subdir", "url": "deploy:SUBDIR-TOKEN@git.example.com:acme/remote.git", "path": "p"}},
     {"name": "remote-subdir-https", "source": {"source": "git-subdir", "url": "https://oauth2:HTTPS-SUBDIR-TOKEN@gitlab.com/acme/remote.git?private_token=QUERY-TOKEN", "path": "p"}},
+    {"name": "bad-repo", "source": {"source": "github", "repo": "https://user:REPO-FIELD-TOKEN@github.com/acme/x"}},
+    {"name": "string-url", "source": "https://user:STRING-SOURCE-TOKEN@github.com/acme/x"},
     {"name": "secret-link", "source": "./plugins/f"},
     {"name": "\ud55c", "source": "./plugins/h"},
     {"name": "\u1112\u1161\u11ab", "source": "./plugins/i"},
@@ -66,7 +68,7 @@ func hostileSkill(p string) string {
 }
 
 // hostileSecrets must appear in no file of the site.
-var hostileSecrets = []string{"HOMEPAGE-TOKEN", "REPOSITORY-TOKEN", "AUTHOR-TOKEN", "URL-TOKEN", "SUBDIR-TOKEN", "QUERY-TOKEN", "OUTSIDE-SECRET"}
+var hostileSecrets = []string{"REPO-FIELD-TOKEN", "STRING-SOURCE-TOKEN", "HOMEPAGE-TOKEN", "REPOSITORY-TOKEN", "AUTHOR-TOKEN", "URL-TOKEN", "SUBDIR-TOKEN", "QUERY-TOKEN", "OUTSIDE-SECRET"}
 
 // buildHostileMarketplace writes the hostile marketplace, with a
 // plugin.json that is a symbolic link to a file outside the sources,

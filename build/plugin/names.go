@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -77,6 +78,18 @@ func semverHint(s string) string {
 		parts[i] = p
 	}
 	return strings.Join(parts, ".")
+}
+
+// credentialsRE matches the user name and password in a URL
+// (https://user:token@host, also as path.Clean leaves it, https:/user@host)
+// or a scp-like address (user:token@host:path), which findings must not
+// quote: the report that lists them is public.
+var credentialsRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*:/{0,2})[^\s"/@]+@`)
+
+// message formats a finding's message without the credentials the values
+// it quotes may hold.
+func message(format string, args ...any) string {
+	return credentialsRE.ReplaceAllString(fmt.Sprintf(format, args...), "$1")
 }
 
 var ownerRepoRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)

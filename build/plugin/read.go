@@ -148,7 +148,7 @@ func (r *reader) root() *node {
 }
 
 func (r *reader) report(offset int, sev diag.Severity, code, format string, args ...any) {
-	r.diags = append(r.diags, diag.At(r.doc.file, r.doc.pos(offset), sev, code, format, args...))
+	r.diags = append(r.diags, diag.At(r.doc.file, r.doc.pos(offset), sev, code, "%s", message(format, args...)))
 	if sev == diag.Error {
 		r.errors++
 	}
