@@ -172,6 +172,29 @@ Always check.
 	os.RemoveAll(filepath.Dir(market))
 	build("marketplace removed", ".claude-plugin")
 
+	// A plugin described by its plugin.json, and a second marketplace
+	// with a plugin of the same name: the slugs of their pages depend on
+	// each other, and the skills' badges link them.
+	os.MkdirAll(filepath.Dir(market), 0o755)
+	os.WriteFile(market, []byte(`{"name": "m", "owner": {"name": "o"}, "plugins": [{"name": "q", "source": "./", "skills": ["./`+names[3]+`"]}]}`), 0o644)
+	manifest := filepath.Join(src, ".claude-plugin", "plugin.json")
+	os.WriteFile(manifest, []byte(`{"name": "q", "description": "First words", "version": "1.0.0"}`), 0o644)
+	build("plugin with a manifest", ".claude-plugin")
+	os.WriteFile(manifest, []byte(`{"name": "q", "description": "Other words", "version": "1.1.0"}`), 0o644)
+	build("plugin.json changed", ".claude-plugin/plugin.json")
+	// The search index's chunk of a plugin's skill is made again, the
+	// skill's own record taken from the last build.
+	other := filepath.Join(src, names[4], "SKILL.md")
+	b, _ = os.ReadFile(other)
+	os.WriteFile(other, append(b, "\nOne more line.\n"...), 0o644)
+	build("a skill beside a plugin's skill edited", names[4]+"/SKILL.md")
+	second := filepath.Join(src, names[5], ".claude-plugin", "marketplace.json")
+	os.MkdirAll(filepath.Dir(second), 0o755)
+	os.WriteFile(second, []byte(`{"name": "n", "owner": {"name": "o"}, "plugins": [{"name": "q", "source": "./", "strict": false, "skills": ["./"]}]}`), 0o644)
+	build("a second plugin of the same name", names[5]+"/.claude-plugin")
+	os.RemoveAll(filepath.Dir(market))
+	build("the first plugin gone, the second takes its slug", ".claude-plugin")
+
 	// A workspace member edited: the workspace's checks see it.
 	testutil.WriteTxtar(t, src, `
 -- zz-workspace/.skills/Bad_Name/SKILL.md --

@@ -3,6 +3,7 @@ package build
 import (
 	"cmp"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
+	"github.com/skilldex/skilldex/build/forge"
 	"github.com/skilldex/skilldex/build/plugin"
 	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/build/sourcename"
@@ -34,9 +36,18 @@ func loadPlugins(found []source.MarketplaceRoot, skills []*catalog.Skill, names 
 	}
 	member := map[*catalog.Skill][]*catalog.Plugin{}
 	for _, mr := range found {
-		fsys := os.DirFS(mr.RealRoot)
+		// Through a Root, no symbolic link leads out of the source: a
+		// plugin.json or a plugin folder that links to a file elsewhere on
+		// the machine is unreadable, and its content is never published.
+		root, err := os.OpenRoot(mr.RealRoot)
+		if err != nil {
+			ds = append(ds, diag.At(mr.RootShown, diag.Pos{}, diag.Error, "plugin-file-unreadable", "cannot read the source's marketplace: %v", err))
+			continue
+		}
+		fsys := root.FS()
 		set := plugin.Load(fsys, mr.Dir, plugin.Options{Display: mr.Display})
 		if set == nil {
+			root.Close()
 			continue
 		}
 		for _, d := range set.Diagnostics {
@@ -68,6 +79,7 @@ func loadPlugins(found []source.MarketplaceRoot, skills []*catalog.Skill, names 
 				member[s] = append(member[s], cp)
 			}
 		}
+		root.Close()
 		out = append(out, m)
 	}
 	for s, ps := range member {
@@ -104,6 +116,11 @@ func newMarketplace(set *plugin.Set, mr source.MarketplaceRoot) *catalog.Marketp
 // newPlugin is what the catalog keeps of p, a plugin of m read from fsys.
 func newPlugin(fsys fs.FS, m *catalog.Marketplace, p *plugin.Plugin) *catalog.Plugin {
 	cp := &catalog.Plugin{Metadata: p.Metadata, Marketplace: m, Components: map[string]int{}}
+	// The site publishes these: never a script URL, nor a token.
+	cp.Homepage, cp.Repository = publicURL(p.Homepage), publicURL(p.Repository)
+	if a := p.Author; a != nil {
+		cp.Author = &plugin.Person{Name: a.Name, Email: a.Email, URL: publicURL(a.URL)}
+	}
 	for _, li := range p.Listings {
 		if !slices.Contains(cp.Clients, li.Client) {
 			cp.Clients = append(cp.Clients, li.Client)
@@ -127,9 +144,11 @@ func describeSource(s plugin.Source) (text, url string) {
 	case plugin.SourceGitHub:
 		return "github.com/" + s.Repo, "https://github.com/" + s.Repo
 	case plugin.SourceURL:
-		return s.URL, webURL(s.URL)
+		u := publicGitURL(s.URL)
+		return cmp.Or(u, s.Kind), webURL(u)
 	case plugin.SourceGitSubdir:
-		return s.URL + " (" + s.Path + ")", webURL(s.URL)
+		u := publicGitURL(s.URL)
+		return cmp.Or(u, s.Kind) + " (" + s.Path + ")", webURL(u)
 	case plugin.SourceNPM:
 		return "npm " + s.Package, "https://www.npmjs.com/package/" + s.Package
 	case plugin.SourcePip:
@@ -141,12 +160,48 @@ func describeSource(s plugin.Source) (text, url string) {
 // webURL is a git URL as a link, when it is an https one.
 func webURL(u string) string {
 	if strings.HasPrefix(u, "https://") {
-		return strings.TrimSuffix(u, ".git")
+		link, _ := forge.Repository(u)
+		return link
 	}
 	if n := sourcename.RepoName(u); n != "" && strings.Contains(u, "github.com") {
 		return "https://github.com/" + n
 	}
 	return ""
+}
+
+// publicURL is u as the site may publish it: an http(s) URL without the
+// user name and password it may carry (a token), or "" when u is not one.
+func publicURL(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return ""
+	}
+	p.User = nil
+	return p.String()
+}
+
+// publicGitURL is a git URL as the site may publish it: without the user
+// name and password, query and fragment a URL may carry (tokens), nor the
+// user and password of a scp-like address (user:token@host:path); "" when
+// u cannot be read as either.
+func publicGitURL(u string) string {
+	u = strings.TrimSpace(u)
+	if strings.Contains(u, "://") {
+		p, err := url.Parse(u)
+		if err != nil || p.Host == "" {
+			return ""
+		}
+		p.User, p.RawQuery, p.ForceQuery, p.Fragment, p.RawFragment = nil, "", false, "", ""
+		return p.String()
+	}
+	// scp-like: what comes before the first "@" is the user (and maybe a
+	// password), unless it holds a "/" and the "@" is in the path.
+	if user, rest, ok := strings.Cut(u, "@"); ok && !strings.Contains(user, "/") {
+		if strings.Contains(user, ":") {
+			return rest
+		}
+	}
+	return u
 }
 
 // defaultComponents are where clients look for the components a plugin

@@ -134,12 +134,11 @@ func metaDocument(s *catalog.Skill) *document {
 	if len(s.Plugins) > 0 {
 		d.Plugins = s.PluginNames()
 		d.inherited = s.Inherited
-		var names, about strings.Builder
+		var names strings.Builder
 		for _, p := range s.Plugins {
 			names.WriteString(p.Name + "\n")
-			about.WriteString(p.Name + "\n" + p.Description + "\n")
 		}
-		d.PluginText, d.PluginAbout = names.String(), about.String()
+		d.PluginText = names.String()
 	}
 	d.Triggers = d.Description[triggerClause(d.Description):]
 	return d
@@ -147,10 +146,18 @@ func metaDocument(s *catalog.Skill) *document {
 
 // setContent completes the document with what the skill's content says:
 // its type (s's summary is complete once its content is read), and the
-// triggers of its UASP document.
+// triggers of its UASP document; and with its plugins' names and
+// descriptions, the bleve document's plugin field (PluginAbout).
 func (d *document) setContent(s *catalog.Skill, k *catalog.Content) {
 	u := uaspOf(k)
 	d.Type, d.Keywords, d.Intents = strings.TrimSpace(s.Type()), u.Keywords, u.Intents
+	// Set here, not by metaDocument: dropText drops it, and a record the
+	// memo keeps needs it again when its chunk's bleve segment is made.
+	var about strings.Builder
+	for _, p := range s.Plugins {
+		about.WriteString(p.Name + "\n" + p.Description + "\n")
+	}
+	d.PluginAbout = about.String()
 }
 
 // setBody sets the document's body from the skill's.

@@ -165,7 +165,9 @@ type Install struct {
 // Installs returns how each client whose marketplace lists p installs it
 // (Claude Code, then Codex), the marketplace added from its repository,
 // else from the site's base URL when the site has an absolute one; without
-// either, the commands only install from a marketplace already added.
+// either, the commands only install from a marketplace already added. A
+// client whose names for p and its marketplace are not safe to paste
+// (plugin.IsCommandWord) gets no commands.
 func (p *Plugin) Installs(site *siteinfo.Info) []Install {
 	from := p.Marketplace.Repo
 	if from == "" && site.Absolute() {
@@ -174,7 +176,7 @@ func (p *Plugin) Installs(site *siteinfo.Info) []Install {
 	var out []Install
 	add := func(c plugin.Client, label, addCmd, installCmd string) {
 		name := p.Marketplace.Names[c]
-		if !p.HasClient(c) || name == "" {
+		if !p.HasClient(c) || !plugin.IsCommandWord(name) || !plugin.IsCommandWord(p.Name) {
 			return
 		}
 		in := Install{Client: c, Label: label}

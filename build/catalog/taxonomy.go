@@ -6,10 +6,13 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/skill"
 	"github.com/skilldex/skilldex/build/yamltree"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Taxonomy kinds, which are also the site's folder names.
@@ -174,16 +177,36 @@ func buildTaxonomy(kind, title string, skills []*Skill, terms func(*Skill) []str
 	return tax
 }
 
-// uniqueSlug is the slug of name (siteinfo.Slug), with a number added when
-// used has it already; it adds the slug to used.
+// maxSlugBytes bounds a slug, which names a folder: file systems refuse
+// names over 255 bytes, and a plugin's name or a term of pluses ("+" is
+// " plus ") can be longer.
+const maxSlugBytes = 100
+
+// uniqueSlug is the slug of name (siteinfo.Slug, cut to maxSlugBytes), with
+// a number added when used has it already; it adds the slug to used. used
+// holds slugs as file systems that ignore case and Unicode normalisation
+// (macOS, Windows) compare them: "한" written composed or as jamo, or
+// "straße" and "strasse", get two folders there too.
 func uniqueSlug(used map[string]bool, name string) string {
-	slug := siteinfo.Slug(name)
-	for i := 2; used[slug]; i++ {
-		slug = fmt.Sprintf("%s-%d", siteinfo.Slug(name), i)
+	base := siteinfo.Slug(name)
+	if len(base) > maxSlugBytes {
+		cut := maxSlugBytes
+		for cut > 0 && !utf8.RuneStart(base[cut]) {
+			cut--
+		}
+		base = strings.TrimRight(base[:cut], "-")
 	}
-	used[slug] = true
+	slug := base
+	for i := 2; used[folded(slug)]; i++ {
+		slug = fmt.Sprintf("%s-%d", base, i)
+	}
+	used[folded(slug)] = true
 	return slug
 }
+
+// folded is a slug as a file system that ignores case and normalisation
+// sees it.
+func folded(slug string) string { return cases.Fold().String(norm.NFC.String(slug)) }
 
 // Taxonomies returns the catalog's taxonomies in a fixed order; Types is
 // among them once every document is known (see Complete).

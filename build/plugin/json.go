@@ -26,7 +26,13 @@ type document struct {
 	// lineStarts holds the offset of the first byte of every line.
 	lineStarts []int
 	root       *node
+	// last is the furthest position pos counted on its line, where it
+	// counts on from.
+	last column
 }
+
+// column is the number of characters on line before offset.
+type column struct{ line, offset, runes int }
 
 // node is one JSON value and where it starts in the text.
 type node struct {
@@ -181,10 +187,22 @@ func lineStarts(text []byte) []int {
 // pos returns the line and column of offset: 1-based, the column counted
 // in characters as in the positions of build/skill, so that an editor goes
 // to the same place.
+//
+// Findings come mostly in the order of the text: counting on from the last
+// position of the same line keeps a long line (a minified manifest is one
+// line) from being counted again for each finding on it.
 func (d *document) pos(offset int) diag.Pos {
 	offset = max(0, min(offset, len(d.text)))
 	line := sort.Search(len(d.lineStarts), func(i int) bool { return d.lineStarts[i] > offset }) - 1
-	return diag.Pos{Line: line + 1, Column: utf8.RuneCount(d.text[d.lineStarts[line]:offset]) + 1}
+	from, runes := d.lineStarts[line], 0
+	if d.last.line == line && d.last.offset <= offset {
+		from, runes = d.last.offset, d.last.runes
+	}
+	runes += utf8.RuneCount(d.text[from:offset])
+	if d.last.line != line || offset > d.last.offset {
+		d.last = column{line, offset, runes}
+	}
+	return diag.Pos{Line: line + 1, Column: runes + 1}
 }
 
 // raw returns the text of n as written.

@@ -147,7 +147,7 @@ func (l *loader) read(rel string) ([]byte, bool) {
 		return nil, false
 	}
 	fail := func(format string, args ...any) ([]byte, bool) {
-		l.set.Diagnostics = append(l.set.Diagnostics, diag.At(l.display(rel), diag.Pos{}, diag.Error, "plugin-file-unreadable", format, args...))
+		l.set.Diagnostics = append(l.set.Diagnostics, diag.At(l.display(rel), diag.Pos{}, diag.Error, "plugin-file-unreadable", "%s", message(format, args...)))
 		return nil, false
 	}
 	if err != nil {
@@ -177,7 +177,7 @@ func pathless(err error) error {
 }
 
 func (l *loader) report(doc *document, n *node, sev diag.Severity, code, format string, args ...any) {
-	l.set.Diagnostics = append(l.set.Diagnostics, diag.At(doc.file, doc.pos(n.start), sev, code, format, args...))
+	l.set.Diagnostics = append(l.set.Diagnostics, diag.At(doc.file, doc.pos(n.start), sev, code, "%s", message(format, args...)))
 }
 
 // listing resolves one valid entry of a marketplace: its folder, its

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"unicode"
@@ -13,6 +14,15 @@ var kebabRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 func isKebab(s string) bool { return kebabRE.MatchString(s) }
 
 func isSpace(r rune) bool { return unicode.IsSpace(r) }
+
+var commandWordRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// IsCommandWord reports whether a plugin's or a marketplace's name may be
+// written into an install command that people paste into a shell or into
+// Claude Code: ASCII letters, digits, '.', '_' and '-', not first. Others
+// (';', '$(...)', backticks, quotes, a leading '-', characters that look
+// alike or hide) could run another command or an option instead.
+func IsCommandWord(s string) bool { return commandWordRE.MatchString(s) }
 
 // kebab suggests a kebab-case spelling of s.
 func kebab(s string) string {
@@ -68,6 +78,18 @@ func semverHint(s string) string {
 		parts[i] = p
 	}
 	return strings.Join(parts, ".")
+}
+
+// credentialsRE matches the user name and password in a URL
+// (https://user:token@host, also as path.Clean leaves it, https:/user@host)
+// or a scp-like address (user:token@host:path), which findings must not
+// quote: the report that lists them is public.
+var credentialsRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*:/{0,2})[^\s"/@]+@`)
+
+// message formats a finding's message without the credentials the values
+// it quotes may hold.
+func message(format string, args ...any) string {
+	return credentialsRE.ReplaceAllString(fmt.Sprintf(format, args...), "$1")
 }
 
 var ownerRepoRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)

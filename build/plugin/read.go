@@ -148,7 +148,7 @@ func (r *reader) root() *node {
 }
 
 func (r *reader) report(offset int, sev diag.Severity, code, format string, args ...any) {
-	r.diags = append(r.diags, diag.At(r.doc.file, r.doc.pos(offset), sev, code, format, args...))
+	r.diags = append(r.diags, diag.At(r.doc.file, r.doc.pos(offset), sev, code, "%s", message(format, args...)))
 	if sev == diag.Error {
 		r.errors++
 	}
@@ -255,6 +255,8 @@ func (r *reader) name(obj *node, parent, key, what string, required bool) string
 		r.report(v.start, diag.Error, "plugin-field-missing", "the %s's %q is empty: give it a name in kebab-case", what, fieldPath(parent, key))
 	case strings.ContainsFunc(s, isSpace):
 		r.report(v.start, diag.Error, "plugin-name-not-kebab", "%s name %q holds spaces, which clients reject: write it in kebab-case, %q", what, s, kebab(s))
+	case !IsCommandWord(s):
+		r.report(v.start, diag.Warning, "plugin-name-not-kebab", "%s name %q holds characters that are not safe in a command, so no install command is published for it: write it in kebab-case, %q", what, s, kebab(s))
 	case !isKebab(s):
 		r.report(v.start, diag.Warning, "plugin-name-not-kebab", "%s name %q is not kebab-case: write it as %q, which install commands and skill names can use as is", what, s, kebab(s))
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/diag"
 )
@@ -266,6 +267,47 @@ func TestNames(t *testing.T) {
 	for _, v := range []string{"v1.2.3", "1.2", "01.2.3", "1.2.3-01", "1.2.3-", ""} {
 		if isSemver(v) {
 			t.Errorf("%q is not semver", v)
+		}
+	}
+}
+
+// TestPosInAnyOrder asks for the positions of every offset of a text with
+// long lines, CRLF and multi-byte characters, forwards, backwards and
+// alternating between two places of a line, as findings do (a duplicate
+// name's message names the first one's line): pos counts on from the last
+// position it counted, and must give what counting from the line's start
+// gives.
+func TestPosInAnyOrder(t *testing.T) {
+	text := []byte("{\"a\": \"crème\", \"b\": [1, 2, \"brûlée\"],\r\n \"c\": \"日本語\", \"d\": {}}\r\n\n" + strings.Repeat("é x ", 50))
+	want := func(offset int) diag.Pos {
+		line, start := 1, 0
+		for i := 0; i < offset; i++ {
+			if text[i] == '\n' || text[i] == '\r' && (i+1 >= len(text) || text[i+1] != '\n') {
+				line, start = line+1, i+1
+			}
+		}
+		return diag.Pos{Line: line, Column: utf8.RuneCount(text[start:offset]) + 1}
+	}
+	var offsets []int
+	for i := 0; i <= len(text); i++ {
+		if i == len(text) || utf8.RuneStart(text[i]) {
+			offsets = append(offsets, i)
+		}
+	}
+	backwards := slices.Clone(offsets)
+	slices.Reverse(backwards)
+	orders := map[string][]int{"forwards": offsets, "backwards": backwards}
+	var alternating []int
+	for i := range offsets {
+		alternating = append(alternating, offsets[i], offsets[i/3])
+	}
+	orders["alternating"] = alternating
+	for name, order := range orders {
+		doc, _ := parseDocument("f.json", text) // not JSON after the object; positions do not care
+		for _, off := range order {
+			if got, w := doc.pos(off), want(off); got != w {
+				t.Errorf("%s: pos(%d) = %d:%d, want %d:%d", name, off, got.Line, got.Column, w.Line, w.Column)
+			}
 		}
 	}
 }
