@@ -107,7 +107,7 @@ var parseCases = []parseCase{
 	{name: "codex manifest takes its folder's name", manifest: true, client: Codex, text: "{\"version\": \"1.0.0\", \"skills\": \"./skills/\"}"},
 	{name: "manifest version", manifest: true, text: "{\"name\": \"p\",\n \"version\": \"1\"}", want: []string{"plugin-version-not-semver 2:13"}},
 	{name: "component path without ./", manifest: true, text: "{\"name\": \"p\", \"skills\": \"skills/\"}", want: []string{"plugin-path-invalid 1:25"}},
-	{name: "component path outside", manifest: true, text: "{\"name\": \"p\", \"agents\": [\"./agents\", \"../shared\"]}", want: []string{"plugin-path-invalid 1:38"}},
+	{name: "component path outside", manifest: true, text: "{\"name\": \"p\", \"agents\": [\"./agents\", \"../elsewhere\"]}", want: []string{"plugin-path-invalid 1:38"}},
 	{name: "inline components", manifest: true, text: "{\"name\": \"p\", \"hooks\": {\"PostToolUse\": []}, \"mcpServers\": [\"./.mcp.json\", {\"x\": {}}]}"},
 	{name: "component of a wrong type", manifest: true, text: "{\"name\": \"p\", \"mcpServers\": true}", want: []string{"plugin-field-type 1:29"}},
 	{name: "manifest syntax", manifest: true, text: "{\"name\": \"p\",}", want: []string{"plugin-json-syntax 1:13"}},
