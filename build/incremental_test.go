@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -134,6 +135,15 @@ Always check.
 	b, _ := os.ReadFile(edit)
 	os.WriteFile(edit, append(b, "\n## Troubleshooting\n\nNever retry a failed deploy without reading its log.\n"...), 0o644)
 	build("edit", names[0]+"/SKILL.md")
+
+	// What listings and the catalog-wide API files show of a skill.
+	described := filepath.Join(src, names[6], "SKILL.md")
+	b, _ = os.ReadFile(described)
+	if !bytes.Contains(b, []byte("description: \"")) {
+		t.Fatalf("%s has no quoted description to edit", described)
+	}
+	os.WriteFile(described, bytes.Replace(b, []byte("description: \""), []byte("description: \"Edited: "), 1), 0o644)
+	build("description edited", names[6]+"/SKILL.md")
 
 	if err := catalogen.Generate(filepath.Join(src, "more"), 3, 9); err != nil {
 		t.Fatal(err)

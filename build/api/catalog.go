@@ -3,7 +3,10 @@ package api
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"strconv"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
@@ -12,37 +15,47 @@ import (
 	"github.com/skilldex/skilldex/internal/parallel"
 )
 
-// writeCatalog writes the files about the whole catalog. They are written
-// whole every build (they change whenever any skill does); the output
-// keeps those that came out the same. Digests are of the bytes the site
-// serves, read back from the output, so they hold for kept files too.
+// writeCatalog writes the files about the whole catalog. Each is an
+// output group keyed by what it reads (catalogFileKey): a rebuild after an
+// edit that changed no skill's entry (a body edited) keeps them without
+// making them again. The discovery index, which digests the skills'
+// files, is made whole every build; the output keeps it if it came out
+// the same. Digests are of the bytes the site serves, read back from the
+// output, so they hold for kept files too.
 func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site *siteinfo.Info, m *memo.Memo) error {
-	files := []struct {
+	type file struct {
 		path string
 		make func() ([]byte, error)
-	}{
-		{IndexPath, func() ([]byte, error) { return appendJSON(sized(entries, 1024), catalogIndex(entries, site)), nil }},
-		{ManifestPath, func() ([]byte, error) { return appendJSON(sized(entries, 512), sessionManifest(entries, site)), nil }},
-		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }},
-		{AgentSkillsPath, func() ([]byte, error) { return agentSkillsIndex(out, entries, site) }},
-		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }},
-		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }},
-		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }},
-		{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }},
-		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }},
-		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, len(c.AllPlugins) > 0)) }},
+		// entriesOnly says that the file depends on the entries and the
+		// site alone: it is kept while they are the same.
+		entriesOnly bool
 	}
-	if len(c.AllPlugins) > 0 {
-		files = append(files, struct {
-			path string
-			make func() ([]byte, error)
-		}{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }})
+	plugins := len(c.AllPlugins) > 0
+	files := []file{
+		{IndexPath, func() ([]byte, error) { return appendJSON(sized(entries, 1024), catalogIndex(entries, site)), nil }, true},
+		{ManifestPath, func() ([]byte, error) { return appendJSON(sized(entries, 512), sessionManifest(entries, site)), nil }, true},
+		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }, true},
+		{AgentSkillsPath, func() ([]byte, error) { return agentSkillsIndex(out, entries, site) }, false},
+		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }, true},
+		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }, true},
+		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }, true},
+		// With plugins, llms.txt lists the skills by plugin, from the
+		// catalog's plugins.
+		{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }, !plugins},
+		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }, true},
+		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, plugins)) }, true},
+	}
+	if plugins {
+		files = append(files, file{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }, false})
 	}
 	if site.PublishesLegacyDiscovery() {
-		files = append(files, struct {
-			path string
-			make func() ([]byte, error)
-		}{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }})
+		files = append(files, file{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }, true})
+	}
+	key := ""
+	if m != nil {
+		// Only serve's builds, which keep the output of the last one,
+		// may reuse a file; a one-off build spares the digest.
+		key = entriesKey(entries, siteKey(site), plugins)
 	}
 	// Each file reads the entries only: they are made in parallel, and
 	// errors are reported in the list's order.
@@ -54,13 +67,77 @@ func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site
 			}
 			return
 		}
-		b, err := files[i].make()
+		f := files[i]
+		if !f.entriesOnly {
+			b, err := f.make()
+			if err == nil {
+				err = out.WriteRaw(f.path, b)
+			}
+			errs[i] = err
+			return
+		}
+		g, reused, err := out.Group("catalog:"+f.path, key)
+		if err != nil || reused {
+			errs[i] = err
+			return
+		}
+		b, err := f.make()
 		if err == nil {
-			err = out.WriteRaw(files[i].path, b)
+			err = g.WriteRaw(f.path, b)
 		}
 		errs[i] = err
 	})
 	return errors.Join(errs...)
+}
+
+// entriesKey digests everything the catalog-wide files read of the
+// entries, for the keys of those that read nothing else (their site
+// settings in siteKey, plugins saying whether the catalog has plugins):
+// every field of every entry, and the USK fields the USK files list. A
+// field added to entry must be added here. "" (never reused) for an
+// empty catalog, which a first build may well have.
+func entriesKey(entries []*entry, siteKey string, plugins bool) string {
+	if len(entries) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	var buf []byte
+	str := func(parts ...string) {
+		for _, p := range parts {
+			buf = strconv.AppendInt(buf, int64(len(p)), 10)
+			buf = append(buf, ':')
+			buf = append(buf, p...)
+		}
+	}
+	list := func(l []string) {
+		buf = strconv.AppendInt(buf, int64(len(l)), 10)
+		buf = append(buf, '[')
+		str(l...)
+	}
+	str("api-catalog-1", siteKey, strconv.FormatBool(plugins))
+	for _, e := range entries {
+		buf = buf[:0]
+		str(e.name, e.description, e.format, e.status, e.docType, e.version, e.declared)
+		list(e.tags)
+		buf = strconv.AppendInt(buf, int64(len(e.plugins)), 10)
+		for _, p := range e.plugins {
+			str(p.Name, p.Category, p.Marketplace, p.URL)
+		}
+		for _, b := range []bool{e.hasDoc, e.hasSkillMD, e.docArchive, e.multiFile, e.usk} {
+			buf = strconv.AppendBool(buf, b)
+		}
+		u := e.urls
+		str(u.Page, u.JSON, u.Markdown, u.SkillMD, u.Archive, u.Paths, u.Schema)
+		if e.usk {
+			k := e.s.USK
+			str(k.Version, k.Category)
+			list(k.Tags)
+			list(k.Capabilities)
+			list(k.Platforms)
+		}
+		h.Write(buf)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sized returns an empty buffer for about perEntry bytes an entry, so
