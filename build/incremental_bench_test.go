@@ -170,21 +170,36 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 				defer pprof.StopCPUProfile()
 			}
 			opt := site.opt
+			var gcs uint32
+			var allocated uint64
+			var before, after runtime.MemStats
 			b.ResetTimer()
 			for i := range b.N {
 				b.StopTimer()
 				opt.Changed = change(b, site.src, i)
 				opt.Previous = site.res.Manifest
 				runtime.GC()
+				runtime.ReadMemStats(&before)
 				b.StartTimer()
 				res, err := Build(context.Background(), opt)
 				if err != nil {
 					b.Fatal(err)
 				}
+				b.StopTimer()
+				runtime.ReadMemStats(&after)
+				gcs += after.NumGC - before.NumGC
+				allocated += after.TotalAlloc - before.TotalAlloc
 				site.res = res
+				b.StartTimer()
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/rebuild")
+			// What the collector had to do: the heap live before a
+			// rebuild, what a rebuild allocated, and the collections
+			// that ran while it did.
+			b.ReportMetric(float64(before.HeapAlloc)/(1<<20), "MB-live")
+			b.ReportMetric(float64(allocated)/float64(b.N)/(1<<20), "MB-alloc/rebuild")
+			b.ReportMetric(float64(gcs)/float64(b.N), "gcs/rebuild")
 			b.ReportMetric(float64(site.res.Written), "files-written")
 			b.ReportMetric(float64(site.res.Kept), "files-kept")
 		})

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -144,6 +145,15 @@ Always check.
 	}
 	os.WriteFile(described, bytes.Replace(b, []byte("description: \""), []byte("description: \"Edited: "), 1), 0o644)
 	build("description edited", names[6]+"/SKILL.md")
+
+	// A finding, then a second one, which leaves the skill's status as
+	// the first made it: the report shows both.
+	linking := filepath.Join(src, names[7], "SKILL.md")
+	for _, missing := range []string{"first", "second"} {
+		b, _ = os.ReadFile(linking)
+		os.WriteFile(linking, fmt.Appendf(b, "\nSee [the %s notes](references/%s-missing.md).\n", missing, missing), 0o644)
+		build("finding added: "+missing, names[7]+"/SKILL.md")
+	}
 
 	if err := catalogen.Generate(filepath.Join(src, "more"), 3, 9); err != nil {
 		t.Fatal(err)
