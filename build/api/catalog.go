@@ -15,48 +15,46 @@ import (
 	"github.com/skilldex/skilldex/internal/parallel"
 )
 
-// writeCatalog writes the files about the whole catalog. Each is an
-// output group keyed by what it reads (catalogFileKey): a rebuild after an
-// edit that changed no skill's entry (a body edited) keeps them without
-// making them again. The discovery index, which digests the skills'
-// files, is made whole every build; the output keeps it if it came out
-// the same. Digests are of the bytes the site serves, read back from the
-// output, so they hold for kept files too.
+// writeCatalog writes the files about the whole catalog. In serve's
+// builds each is an output group keyed by what it reads of the entries
+// (see catalogFileKey): a rebuild keeps those that read nothing an edit
+// changed (SKILLS.md and llms.txt when only a body changed) without making
+// them again. The discovery index, which digests the skills' files, and
+// the plugins' file are made whole every build; the output keeps them if
+// they came out the same. Digests are of the bytes the site serves, read
+// back from the output, so they hold for kept files too.
 func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site *siteinfo.Info, m *memo.Memo) error {
 	type file struct {
 		path string
 		make func() ([]byte, error)
-		// entriesOnly says that the file depends on the entries and the
-		// site alone: it is kept while they are the same.
-		entriesOnly bool
+		// reads writes what the file reads of an entry to its key; nil
+		// for a file that reads more than the entries and the site.
+		reads func(k *keyBuf, e *entry)
 	}
 	plugins := len(c.AllPlugins) > 0
 	files := []file{
-		{IndexPath, func() ([]byte, error) { return appendJSON(sized(entries, 1024), catalogIndex(entries, site)), nil }, true},
-		{ManifestPath, func() ([]byte, error) { return appendJSON(sized(entries, 512), sessionManifest(entries, site)), nil }, true},
-		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }, true},
-		{AgentSkillsPath, func() ([]byte, error) { return agentSkillsIndex(out, entries, site) }, false},
-		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }, true},
-		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }, true},
-		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }, true},
-		// With plugins, llms.txt lists the skills by plugin, from the
-		// catalog's plugins.
-		{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }, !plugins},
-		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }, true},
-		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, plugins)) }, true},
+		{IndexPath, func() ([]byte, error) { return appendJSON(sized(entries, 1024), catalogIndex(entries, site)), nil }, readsAll},
+		{ManifestPath, func() ([]byte, error) { return appendJSON(sized(entries, 512), sessionManifest(entries, site)), nil }, readsAll},
+		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }, readsListing},
+		{AgentSkillsPath, func() ([]byte, error) { return agentSkillsIndex(out, entries, site) }, nil},
+		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }, readsUSK},
+		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }, readsUSK},
+		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }, readsUSK},
+		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }, readsListing},
+		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, plugins)) }, func(*keyBuf, *entry) {}},
 	}
+	// With plugins, llms.txt lists the skills by plugin, from the
+	// catalog's plugins.
+	llms := file{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }, readsListing}
 	if plugins {
-		files = append(files, file{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }, false})
+		llms.reads = nil
+		files = append(files, file{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }, nil})
 	}
+	files = append(files, llms)
 	if site.PublishesLegacyDiscovery() {
-		files = append(files, file{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }, true})
+		files = append(files, file{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }, readsListing})
 	}
-	key := ""
-	if m != nil {
-		// Only serve's builds, which keep the output of the last one,
-		// may reuse a file; a one-off build spares the digest.
-		key = entriesKey(entries, siteKey(site), plugins)
-	}
+	sk := siteKey(site)
 	// Each file reads the entries only: they are made in parallel, and
 	// errors are reported in the list's order.
 	errs := make([]error, len(files)+1)
@@ -68,13 +66,19 @@ func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site
 			return
 		}
 		f := files[i]
-		if !f.entriesOnly {
+		if f.reads == nil {
 			b, err := f.make()
 			if err == nil {
 				err = out.WriteRaw(f.path, b)
 			}
 			errs[i] = err
 			return
+		}
+		key := ""
+		if m != nil {
+			// Only serve's builds, which keep the output of the last
+			// one, may reuse a file: a one-off build spares the digest.
+			key = catalogFileKey(f.path, entries, sk, plugins, f.reads)
 		}
 		g, reused, err := out.Group("catalog:"+f.path, key)
 		if err != nil || reused {
@@ -90,54 +94,85 @@ func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site
 	return errors.Join(errs...)
 }
 
-// entriesKey digests everything the catalog-wide files read of the
-// entries, for the keys of those that read nothing else (their site
-// settings in siteKey, plugins saying whether the catalog has plugins):
-// every field of every entry, and the USK fields the USK files list. A
-// field added to entry must be added here. "" (never reused) for an
-// empty catalog, which a first build may well have.
-func entriesKey(entries []*entry, siteKey string, plugins bool) string {
+// keyBuf collects the parts of a key, each written with its length, so
+// that no two different lists of parts give one key.
+type keyBuf struct{ b []byte }
+
+func (k *keyBuf) str(parts ...string) {
+	for _, p := range parts {
+		k.b = strconv.AppendInt(k.b, int64(len(p)), 10)
+		k.b = append(k.b, ':')
+		k.b = append(k.b, p...)
+	}
+}
+
+func (k *keyBuf) list(l []string) {
+	k.b = strconv.AppendInt(k.b, int64(len(l)), 10)
+	k.b = append(k.b, '[')
+	k.str(l...)
+}
+
+func (k *keyBuf) bools(bs ...bool) {
+	for _, b := range bs {
+		k.b = strconv.AppendBool(k.b, b)
+	}
+}
+
+// catalogFileKey is the output group key of the catalog-wide file at
+// path, which reads of each entry what reads writes, and else only the
+// site (siteKey), whether the catalog has plugins, and how many entries
+// there are. "" (never reused) for an empty catalog, which a first build
+// may well have.
+func catalogFileKey(path string, entries []*entry, siteKey string, plugins bool, reads func(*keyBuf, *entry)) string {
 	if len(entries) == 0 {
 		return ""
 	}
 	h := sha256.New()
-	var buf []byte
-	str := func(parts ...string) {
-		for _, p := range parts {
-			buf = strconv.AppendInt(buf, int64(len(p)), 10)
-			buf = append(buf, ':')
-			buf = append(buf, p...)
-		}
-	}
-	list := func(l []string) {
-		buf = strconv.AppendInt(buf, int64(len(l)), 10)
-		buf = append(buf, '[')
-		str(l...)
-	}
-	str("api-catalog-1", siteKey, strconv.FormatBool(plugins))
+	var k keyBuf
+	k.str("api-catalog-1", path, siteKey, strconv.FormatBool(plugins), strconv.Itoa(len(entries)))
+	h.Write(k.b)
 	for _, e := range entries {
-		buf = buf[:0]
-		str(e.name, e.description, e.format, e.status, e.docType, e.version, e.declared)
-		list(e.tags)
-		buf = strconv.AppendInt(buf, int64(len(e.plugins)), 10)
-		for _, p := range e.plugins {
-			str(p.Name, p.Category, p.Marketplace, p.URL)
-		}
-		for _, b := range []bool{e.hasDoc, e.hasSkillMD, e.docArchive, e.multiFile, e.usk} {
-			buf = strconv.AppendBool(buf, b)
-		}
-		u := e.urls
-		str(u.Page, u.JSON, u.Markdown, u.SkillMD, u.Archive, u.Paths, u.Schema)
-		if e.usk {
-			k := e.s.USK
-			str(k.Version, k.Category)
-			list(k.Tags)
-			list(k.Capabilities)
-			list(k.Platforms)
-		}
-		h.Write(buf)
+		k.b = k.b[:0]
+		reads(&k, e)
+		h.Write(k.b)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// readsListing is what the files that list each skill with a link read:
+// the available skills block, SKILLS.md, llms.txt, the legacy index.
+func readsListing(k *keyBuf, e *entry) {
+	k.str(e.name, e.description, e.urls.Page, e.urls.Markdown, e.urls.SkillMD)
+	k.bools(e.hasSkillMD)
+}
+
+// readsUSK is what the USK discovery files read: the USK skills' fields.
+func readsUSK(k *keyBuf, e *entry) {
+	k.bools(e.usk)
+	if !e.usk {
+		return
+	}
+	u := e.s.USK
+	k.str(e.name, e.description, e.urls.Schema, e.urls.Archive, u.Version, u.Category)
+	k.list(u.Tags)
+	k.list(u.Capabilities)
+	k.list(u.Platforms)
+}
+
+// readsAll is every field of an entry (a field added to entry must be
+// added here), for the files that show most of them: index.json and the
+// session manifest, which change with any skill's version.
+func readsAll(k *keyBuf, e *entry) {
+	k.str(e.name, e.description, e.format, e.status, e.docType, e.version, e.declared)
+	k.list(e.tags)
+	k.b = strconv.AppendInt(k.b, int64(len(e.plugins)), 10)
+	for _, p := range e.plugins {
+		k.str(p.Name, p.Category, p.Marketplace, p.URL)
+	}
+	k.bools(e.hasDoc, e.hasSkillMD, e.docArchive, e.multiFile, e.usk)
+	u := e.urls
+	k.str(u.Page, u.JSON, u.Markdown, u.SkillMD, u.Archive, u.Paths, u.Schema)
+	readsUSK(k, e)
 }
 
 // sized returns an empty buffer for about perEntry bytes an entry, so
