@@ -1,9 +1,11 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -134,6 +136,24 @@ Always check.
 	b, _ := os.ReadFile(edit)
 	os.WriteFile(edit, append(b, "\n## Troubleshooting\n\nNever retry a failed deploy without reading its log.\n"...), 0o644)
 	build("edit", names[0]+"/SKILL.md")
+
+	// What listings and the catalog-wide API files show of a skill.
+	described := filepath.Join(src, names[6], "SKILL.md")
+	b, _ = os.ReadFile(described)
+	if !bytes.Contains(b, []byte("description: \"")) {
+		t.Fatalf("%s has no quoted description to edit", described)
+	}
+	os.WriteFile(described, bytes.Replace(b, []byte("description: \""), []byte("description: \"Edited: "), 1), 0o644)
+	build("description edited", names[6]+"/SKILL.md")
+
+	// A finding, then a second one, which leaves the skill's status as
+	// the first made it: the report shows both.
+	linking := filepath.Join(src, names[7], "SKILL.md")
+	for _, missing := range []string{"first", "second"} {
+		b, _ = os.ReadFile(linking)
+		os.WriteFile(linking, fmt.Appendf(b, "\nSee [the %s notes](references/%s-missing.md).\n", missing, missing), 0o644)
+		build("finding added: "+missing, names[7]+"/SKILL.md")
+	}
 
 	if err := catalogen.Generate(filepath.Join(src, "more"), 3, 9); err != nil {
 		t.Fatal(err)

@@ -3,7 +3,10 @@ package api
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"strconv"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
@@ -12,38 +15,46 @@ import (
 	"github.com/skilldex/skilldex/internal/parallel"
 )
 
-// writeCatalog writes the files about the whole catalog. They are written
-// whole every build (they change whenever any skill does); the output
-// keeps those that came out the same. Digests are of the bytes the site
-// serves, read back from the output, so they hold for kept files too.
+// writeCatalog writes the files about the whole catalog. In serve's
+// builds each is an output group keyed by what it reads of the entries
+// (see catalogFileKey): a rebuild keeps those that read nothing an edit
+// changed (SKILLS.md and llms.txt when only a body changed) without making
+// them again. The discovery index, which digests the skills' files, and
+// the plugins' file are made whole every build; the output keeps them if
+// they came out the same. Digests are of the bytes the site serves, read
+// back from the output, so they hold for kept files too.
 func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site *siteinfo.Info, m *memo.Memo) error {
-	files := []struct {
+	type file struct {
 		path string
 		make func() ([]byte, error)
-	}{
-		{IndexPath, func() ([]byte, error) { return appendJSON(sized(entries, 1024), catalogIndex(entries, site)), nil }},
-		{ManifestPath, func() ([]byte, error) { return appendJSON(sized(entries, 512), sessionManifest(entries, site)), nil }},
-		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }},
-		{AgentSkillsPath, func() ([]byte, error) { return agentSkillsIndex(out, entries, site) }},
-		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }},
-		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }},
-		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }},
-		{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }},
-		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }},
-		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, len(c.AllPlugins) > 0)) }},
+		// reads writes what the file reads of an entry to its key; nil
+		// for a file that reads more than the entries and the site.
+		reads func(k *keyBuf, e *entry)
 	}
-	if len(c.AllPlugins) > 0 {
-		files = append(files, struct {
-			path string
-			make func() ([]byte, error)
-		}{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }})
+	plugins := len(c.AllPlugins) > 0
+	files := []file{
+		{IndexPath, func() ([]byte, error) { return appendJSON(sized(entries, 1024), catalogIndex(entries, site)), nil }, readsAll},
+		{ManifestPath, func() ([]byte, error) { return appendJSON(sized(entries, 512), sessionManifest(entries, site)), nil }, readsAll},
+		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }, readsListing},
+		{AgentSkillsPath, func() ([]byte, error) { return agentSkillsIndex(out, entries, site) }, nil},
+		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }, readsUSK},
+		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }, readsUSK},
+		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }, readsUSK},
+		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }, readsListing},
+		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, plugins)) }, func(*keyBuf, *entry) {}},
 	}
+	// With plugins, llms.txt lists the skills by plugin, from the
+	// catalog's plugins.
+	llms := file{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }, readsListing}
+	if plugins {
+		llms.reads = nil
+		files = append(files, file{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }, nil})
+	}
+	files = append(files, llms)
 	if site.PublishesLegacyDiscovery() {
-		files = append(files, struct {
-			path string
-			make func() ([]byte, error)
-		}{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }})
+		files = append(files, file{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }, readsListing})
 	}
+	sk := siteKey(site)
 	// Each file reads the entries only: they are made in parallel, and
 	// errors are reported in the list's order.
 	errs := make([]error, len(files)+1)
@@ -54,13 +65,114 @@ func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site
 			}
 			return
 		}
-		b, err := files[i].make()
+		f := files[i]
+		if f.reads == nil {
+			b, err := f.make()
+			if err == nil {
+				err = out.WriteRaw(f.path, b)
+			}
+			errs[i] = err
+			return
+		}
+		key := ""
+		if m != nil {
+			// Only serve's builds, which keep the output of the last
+			// one, may reuse a file: a one-off build spares the digest.
+			key = catalogFileKey(f.path, entries, sk, plugins, f.reads)
+		}
+		g, reused, err := out.Group("catalog:"+f.path, key)
+		if err != nil || reused {
+			errs[i] = err
+			return
+		}
+		b, err := f.make()
 		if err == nil {
-			err = out.WriteRaw(files[i].path, b)
+			err = g.WriteRaw(f.path, b)
 		}
 		errs[i] = err
 	})
 	return errors.Join(errs...)
+}
+
+// keyBuf collects the parts of a key, each written with its length, so
+// that no two different lists of parts give one key.
+type keyBuf struct{ b []byte }
+
+func (k *keyBuf) str(parts ...string) {
+	for _, p := range parts {
+		k.b = strconv.AppendInt(k.b, int64(len(p)), 10)
+		k.b = append(k.b, ':')
+		k.b = append(k.b, p...)
+	}
+}
+
+func (k *keyBuf) list(l []string) {
+	k.b = strconv.AppendInt(k.b, int64(len(l)), 10)
+	k.b = append(k.b, '[')
+	k.str(l...)
+}
+
+func (k *keyBuf) bools(bs ...bool) {
+	for _, b := range bs {
+		k.b = strconv.AppendBool(k.b, b)
+	}
+}
+
+// catalogFileKey is the output group key of the catalog-wide file at
+// path, which reads of each entry what reads writes, and else only the
+// site (siteKey), whether the catalog has plugins, and how many entries
+// there are. "" (never reused) for an empty catalog, which a first build
+// may well have.
+func catalogFileKey(path string, entries []*entry, siteKey string, plugins bool, reads func(*keyBuf, *entry)) string {
+	if len(entries) == 0 {
+		return ""
+	}
+	h := sha256.New()
+	var k keyBuf
+	k.str("api-catalog-1", path, siteKey, strconv.FormatBool(plugins), strconv.Itoa(len(entries)))
+	h.Write(k.b)
+	for _, e := range entries {
+		k.b = k.b[:0]
+		reads(&k, e)
+		h.Write(k.b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// readsListing is what the files that list each skill with a link read:
+// the available skills block, SKILLS.md, llms.txt, the legacy index.
+func readsListing(k *keyBuf, e *entry) {
+	k.str(e.name, e.description, e.urls.Page, e.urls.Markdown, e.urls.SkillMD)
+	k.bools(e.hasSkillMD)
+}
+
+// readsUSK is what the USK discovery files read: the USK skills' fields.
+func readsUSK(k *keyBuf, e *entry) {
+	k.bools(e.usk)
+	if !e.usk {
+		return
+	}
+	u := e.s.USK
+	k.str(e.name, e.description, e.urls.Schema, e.urls.Archive, u.Version, u.Category)
+	k.list(u.Tags)
+	k.list(u.Capabilities)
+	k.list(u.Platforms)
+}
+
+// readsAll is every field of an entry (a field added to entry must be
+// added here), for the files that show most of them: index.json and the
+// session manifest, which change with any skill's version.
+func readsAll(k *keyBuf, e *entry) {
+	k.str(e.name, e.description, e.format, e.status, e.docType, e.version, e.declared)
+	k.list(e.tags)
+	k.b = strconv.AppendInt(k.b, int64(len(e.plugins)), 10)
+	for _, p := range e.plugins {
+		k.str(p.Name, p.Category, p.Marketplace, p.URL)
+	}
+	k.bools(e.hasDoc, e.hasSkillMD, e.docArchive, e.multiFile, e.usk)
+	u := e.urls
+	k.str(u.Page, u.JSON, u.Markdown, u.SkillMD, u.Archive, u.Paths, u.Schema)
+	readsUSK(k, e)
 }
 
 // sized returns an empty buffer for about perEntry bytes an entry, so

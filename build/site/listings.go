@@ -396,6 +396,52 @@ const reportPageSize = 100
 type reportSkill struct {
 	ID, Name, Link, Path, Status, Note string
 	Diagnostics                        []diagView
+
+	// key digests the fields above, for the keys of the report page
+	// that shows the skill and of its HTML in serve's memo.
+	key [sha256.Size]byte
+	// html is the skill's part of its page, from the memo (or once
+	// rendered): a page whose summary changed, as it does whenever a
+	// skill comes or goes, renders only the skills that changed.
+	html template.HTML
+	r    *renderer
+}
+
+// reportSkillTemplate is the page template whose "report-skill" renders a
+// skill of the report.
+const reportSkillTemplate = "report.html"
+
+// keyed digests the skill's fields and takes its HTML from the memo,
+// which it keeps for the next build, whether or not its page is written.
+func (rs *reportSkill) keyed(r *renderer) {
+	k := listKey{h: sha256.New()}
+	k.str(rs.ID, rs.Name, rs.Link, rs.Path, rs.Status, rs.Note)
+	k.diags(rs.Diagnostics)
+	k.h.Sum(rs.key[:0])
+	rs.r = r
+	if html, ok := memo.Lookup[template.HTML](r.memo, rs.memoKey()); ok {
+		rs.html = html
+	}
+}
+
+func (rs *reportSkill) memoKey() string {
+	return "report-skill\x00" + rs.r.key + string(rs.key[:])
+}
+
+// HTML is the skill's part of its report page.
+func (rs *reportSkill) HTML() (template.HTML, error) {
+	if rs.html != "" {
+		return rs.html, nil
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	defer bufPool.Put(buf)
+	buf.Reset()
+	if err := rs.r.pages[reportSkillTemplate].ExecuteTemplate(buf, "report-skill", rs); err != nil {
+		return "", err
+	}
+	rs.html = template.HTML(buf.String())
+	rs.r.memo.Put(rs.memoKey(), rs.html)
+	return rs.html, nil
 }
 
 // reportID is the anchor of a skill in the report: skills of one name can
@@ -406,12 +452,12 @@ func reportID(s *catalog.Skill) string {
 }
 
 func (r *renderer) writeReport(c *catalog.Catalog, out *output.Writer) error {
-	var skills []reportSkill
+	var skills []*reportSkill
 	for _, s := range c.All {
 		if len(s.Diagnostics) == 0 {
 			continue
 		}
-		rs := reportSkill{
+		rs := &reportSkill{
 			ID: reportID(s), Name: s.Name, Path: s.Path, Status: string(s.Status),
 			Diagnostics: diagViews(s.Diagnostics),
 		}
@@ -429,7 +475,7 @@ func (r *renderer) writeReport(c *catalog.Catalog, out *output.Writer) error {
 	}
 	// Worst first, then by name, so what needs fixing is on top.
 	rank := map[string]int{"rejected": 0, "caution": 1, "approved": 2}
-	slices.SortStableFunc(skills, func(a, b reportSkill) int {
+	slices.SortStableFunc(skills, func(a, b *reportSkill) int {
 		if d := rank[a.Status] - rank[b.Status]; d != 0 {
 			return d
 		}
@@ -450,9 +496,10 @@ func (r *renderer) writeReport(c *catalog.Catalog, out *output.Writer) error {
 		key := r.newListKey("report.html")
 		key.str(fmt.Sprintf("%+v", summary))
 		key.pager(p)
+		key.int(len(these))
 		for _, s := range these {
-			key.str(s.ID, s.Name, s.Link, s.Path, s.Status, s.Note)
-			key.diags(s.Diagnostics)
+			s.keyed(r)
+			key.h.Write(s.key[:])
 		}
 		if i == 1 {
 			data["Global"] = global
