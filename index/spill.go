@@ -10,8 +10,8 @@ import (
 )
 
 // A spill holds the JSON index's share of each skill's record, its terms
-// with their impacts, in a temporary file from the pass until the index is
-// inverted, so that a build's memory does not grow by a record a skill. A
+// with their impacts, in a temporary file (in the build folder) from the
+// pass until the index is inverted, so that a build's memory does not grow by a record a skill. A
 // build without a memo spills: nothing keeps its records for the next.
 // serve keeps them in its memo instead, and does not spill.
 //
@@ -31,12 +31,13 @@ type spill struct {
 	removed bool
 }
 
-// newSpill creates the spill of n skills' entries in the system's
-// temporary folder.
-func newSpill(n int) (*spill, error) {
-	f, err := os.CreateTemp("", "skilldex-search-*.spill")
+// newSpill creates the spill of n skills' entries in dir: the build
+// folder, which is on the disk the site goes to (the system's temporary
+// folder may be memory), and goes with a build that fails.
+func newSpill(dir string, n int) (*spill, error) {
+	f, err := os.CreateTemp(dir, ".search-*.spill")
 	if err != nil {
-		return nil, fmt.Errorf("the search index's temporary file: %w (set TMPDIR to a writable folder)", err)
+		return nil, fmt.Errorf("the search index's temporary file: %w", err)
 	}
 	s := &spill{f: f, w: bufio.NewWriterSize(f, 256<<10), at: make([]int64, n), n: make([]int32, n)}
 	for i := range s.at {

@@ -19,7 +19,7 @@ func TestSpill(t *testing.T) {
 		{[]uint32{1 << 20, 7, 300}, []uint8{255, 1, 128}},
 		{[]uint32{5}, []uint8{9}},
 	}
-	s, err := newSpill(len(want))
+	s, err := newSpill(t.TempDir(), len(want))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestSpill(t *testing.T) {
 		}
 	}
 
-	short, err := newSpill(2)
+	short, err := newSpill(t.TempDir(), 2)
 	if err != nil {
 		t.Fatal(err)
 	}

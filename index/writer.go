@@ -77,7 +77,7 @@ func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 		b.bleve.out = out
 	}
 	if m == nil {
-		if b.spill, err = newSpill(len(c.Skills)); err != nil {
+		if b.spill, err = newSpill(out.Dir(), len(c.Skills)); err != nil {
 			return pass.Work{}, err
 		}
 	}
