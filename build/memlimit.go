@@ -21,7 +21,7 @@ const (
 	// the analyzers' caches.
 	memoryBase = 160 << 20
 	// memoryPerSkill is what a skill adds to the live heap, doubled.
-	memoryPerSkill = 9 << 10
+	memoryPerSkill = 13 << 10
 )
 
 // memoryLimit is the soft memory limit of a build of n skills.
