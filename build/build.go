@@ -33,6 +33,11 @@ type Options struct {
 	// build is incremental: only what changed is rendered and written, and
 	// the output is the same as a full build's.
 	Previous *output.Manifest
+	// LimitMemory sets a soft memory limit for writing the site, from the
+	// number of skills (see memoryLimit), unless the program has one
+	// (GOMEMLIMIT): for a one-off build, whose process holds nothing
+	// else. serve, whose memo holds more, leaves it unset.
+	LimitMemory bool
 }
 
 // A Writer writes one part of the site (pages, the JSON API, the search
@@ -274,6 +279,9 @@ func Build(ctx context.Context, opt Options) (*Result, error) {
 	c, err := Load(ctx, opt.LoadOptions)
 	if err != nil {
 		return nil, err
+	}
+	if opt.LimitMemory {
+		defer limitMemory(len(c.All))()
 	}
 	if opt.Strict {
 		if s := c.Summarize(); s.Errors > 0 || s.Warnings > 0 {

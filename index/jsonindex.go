@@ -122,15 +122,26 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
-// buildJSON makes the files of the JSON index for the records (in name
-// order), with the related terms of their terms, and hands each to emit as
-// soon as it is made, the manifest last, so that the index is never held
-// whole. With release, it lets go of what the records hold for analysis
-// as it inverts them (see invert). It returns the first key of each term
-// shard: the dictionary's blocks, among which spelling neighbours are
-// sought (rank.go).
-func buildJSON(recs []*record, facets []facet, page string, related map[string][]relatedTerm, release bool, emit func(jsonFile) error) (blocks []string, err error) {
-	terms, postings := invert(recs, release)
+// analysed is what the JSON index is made of: n documents (in name
+// order), their terms with their impacts, and the documents without their
+// text (see dropText) for the cards and facets.
+type analysed struct {
+	n     int
+	byID  []string // the dict's terms by number
+	lists termLists
+	doc   func(i int) *document
+}
+
+// buildJSON makes the files of the JSON index of a, with the related
+// terms of its terms, and hands each to emit as soon as it is made, the
+// manifest last, so that the index is never held whole. It returns the
+// first key of each term shard: the dictionary's blocks, among which
+// spelling neighbours are sought (rank.go).
+func buildJSON(a analysed, facets []facet, page string, related map[string][]relatedTerm, emit func(jsonFile) error) (blocks []string, err error) {
+	terms, postings, err := invert(a.byID, a.lists)
+	if err != nil {
+		return nil, err
+	}
 	h := sha256.New()
 	put := func(f jsonFile) {
 		if err == nil {
@@ -139,11 +150,11 @@ func buildJSON(recs []*record, facets []facet, page string, related map[string][
 			err = emit(f)
 		}
 	}
-	shards := writeShards(terms, postings, len(recs), related, put)
-	for _, f := range prefixFiles(terms, postings, shards, len(recs)) {
+	shards := writeShards(terms, postings, a.n, related, put)
+	for _, f := range prefixFiles(terms, postings, shards, a.n) {
 		put(f)
 	}
-	for _, f := range cardFiles(recs) {
+	for _, f := range cardFiles(a.n, a.doc) {
 		put(f)
 	}
 	facetInfos, facetFiles := writeFacets(facets)
@@ -155,7 +166,7 @@ func buildJSON(recs []*record, facets []facet, page string, related map[string][
 	}
 	m := Manifest{
 		Version: formatVersion,
-		Count:   len(recs),
+		Count:   a.n,
 		QMax:    qmax,
 		Head:    headSize,
 		Span:    prefixSpan,
@@ -442,12 +453,12 @@ func card(d *document) []any {
 	return []any{d.Name, desc, d.Format, d.Status, d.Type, tags}
 }
 
-func cardFiles(recs []*record) []jsonFile {
+func cardFiles(n int, doc func(i int) *document) []jsonFile {
 	var files []jsonFile
-	for i := 0; i < len(recs); i += cardsPerFile {
+	for i := 0; i < n; i += cardsPerFile {
 		var cards [][]any
-		for _, r := range recs[i:min(i+cardsPerFile, len(recs))] {
-			cards = append(cards, card(r.doc))
+		for j := i; j < min(i+cardsPerFile, n); j++ {
+			cards = append(cards, card(doc(j)))
 		}
 		files = append(files, jsonFile{"c/" + strconv.Itoa(i/cardsPerFile) + ".json", mustJSON(cards)})
 	}
@@ -478,20 +489,28 @@ type facetValue struct {
 // in case are one value, spelt as most documents spell it (ties: the
 // first in byte order). Both indexes use these groups.
 func computeFacets(docs []*document) []facet {
-	var out []facet
-	for _, def := range facetDefs {
-		type group struct {
-			spellings map[string]int
-			docs      []int32
-		}
-		groups := map[string]*group{}
-		for i, d := range docs {
+	return facetsOf(len(docs), func(i int) *document { return docs[i] })
+}
+
+// facetsOf is computeFacets of n documents, each asked for once.
+func facetsOf(n int, doc func(i int) *document) []facet {
+	type group struct {
+		spellings map[string]int
+		docs      []int32
+	}
+	groups := make([]map[string]*group, len(facetDefs)) // by facet, then lowercased value
+	for f := range groups {
+		groups[f] = map[string]*group{}
+	}
+	for i := range n {
+		d := doc(i)
+		for f, def := range facetDefs {
 			for _, v := range def.values(d) {
 				k := strings.ToLower(v)
-				g := groups[k]
+				g := groups[f][k]
 				if g == nil {
 					g = &group{spellings: map[string]int{}}
-					groups[k] = g
+					groups[f][k] = g
 				}
 				g.spellings[v]++
 				if n := len(g.docs); n == 0 || g.docs[n-1] != int32(i) {
@@ -499,20 +518,23 @@ func computeFacets(docs []*document) []facet {
 				}
 			}
 		}
-		f := facet{id: def.id, label: def.label, display: def.display}
-		for _, g := range groups {
+	}
+	var out []facet
+	for f, def := range facetDefs {
+		fc := facet{id: def.id, label: def.label, display: def.display}
+		for _, g := range groups[f] {
 			name := ""
 			for sp, c := range g.spellings {
 				if name == "" || c > g.spellings[name] || (c == g.spellings[name] && sp < name) {
 					name = sp
 				}
 			}
-			f.values = append(f.values, facetValue{name, g.docs})
+			fc.values = append(fc.values, facetValue{name, g.docs})
 		}
-		slices.SortFunc(f.values, func(a, b facetValue) int {
+		slices.SortFunc(fc.values, func(a, b facetValue) int {
 			return cmp.Or(cmp.Compare(len(b.docs), len(a.docs)), cmp.Compare(a.name, b.name))
 		})
-		out = append(out, f)
+		out = append(out, fc)
 	}
 	return out
 }

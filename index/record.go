@@ -110,6 +110,19 @@ func analyze(d *document, dc *dict, seq bool) *record {
 	return r
 }
 
+// impacts returns the record's terms' impacts (quantized weights), term
+// by term.
+func (r *record) impacts() []uint8 {
+	q := make([]uint8, len(r.terms))
+	pos := 0
+	for j := range r.terms {
+		var tf [len(fields)]uint16
+		tf, pos = r.tf(j, pos)
+		q[j] = quantize(termWeight(&tf, &r.lens))
+	}
+	return q
+}
+
 // weighed returns the record's terms with their weight levels, in the
 // order they first occur: what weighTerms returns of its document.
 func (r *record) weighed() []weighedTerm {

@@ -134,8 +134,10 @@ func sequence(d *document, dc *dict) []uint32 {
 func (b *builder) relatedTerms() map[string][]relatedTerm {
 	h := sha256.New()
 	cacheable := b.m != nil
+	var sample []*record
 	for _, r := range b.recs {
-		if r.hasSeq {
+		if r != nil && r.hasSeq { // nil: spilled, not in the sample
+			sample = append(sample, r)
 			cacheable = cacheable && r.key != ""
 			fmt.Fprintf(h, "%s\x00", r.key)
 		}
@@ -146,7 +148,7 @@ func (b *builder) relatedTerms() map[string][]relatedTerm {
 			return rel
 		}
 	}
-	rel := mineRelated(b.recs)
+	rel := mineRelated(sample)
 	if cacheable {
 		b.m.Put(key, rel)
 	}

@@ -81,39 +81,37 @@ func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-// invert returns the sorted terms of the records and their postings, each
-// list in document order. The impacts are computed in parallel; the result
-// does not depend on the parallelism. With release, each record lets go
-// of its counts once its impacts are known, and of its terms once its
-// postings are laid out: a build that keeps no record for the next (no
-// memo) does not hold the records and the postings whole at once.
-func invert(recs []*record, release bool) (terms []string, postings [][]Posting) {
-	if len(recs) == 0 {
-		return nil, nil
-	}
-	byID := recs[0].dict.snapshot()
+// termLists calls fn with each document's terms (numbers in the dict) and
+// their impacts, in document order; the slices are valid only during the
+// call.
+type termLists func(fn func(i int, terms []uint32, q []uint8)) error
+
+// recordTerms are the term lists of records in memory, their impacts
+// computed in parallel up front.
+func recordTerms(recs []*record) termLists {
 	qs := make([][]uint8, len(recs))
-	parallel.For(context.Background(), len(recs), 0, func(i int) {
-		r := recs[i]
-		q := make([]uint8, len(r.terms))
-		pos := 0
-		for j := range r.terms {
-			var tf [len(fields)]uint16
-			tf, pos = r.tf(j, pos)
-			q[j] = quantize(termWeight(&tf, &r.lens))
+	parallel.For(context.Background(), len(recs), 0, func(i int) { qs[i] = recs[i].impacts() })
+	return func(fn func(i int, terms []uint32, q []uint8)) error {
+		for i, r := range recs {
+			fn(i, r.terms, qs[i])
 		}
-		qs[i] = q
-		if release {
-			r.mask, r.counts = nil, nil
-		}
-	})
-	// Number the terms in use by their order, then lay every list out in
-	// one array: counting first, so that nothing grows.
+		return nil
+	}
+}
+
+// invert returns the sorted terms of the documents' term lists and their
+// postings, each list in document order; byID are the dict's terms by
+// number. It reads the lists twice: counting first, so that nothing
+// grows, then laying every list out in one array.
+func invert(byID []string, lists termLists) (terms []string, postings [][]Posting, err error) {
 	df := make([]int32, len(byID))
-	for _, r := range recs {
-		for _, id := range r.terms {
+	err = lists(func(_ int, ids []uint32, _ []uint8) {
+		for _, id := range ids {
 			df[id]++
 		}
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	var used []uint32
 	for id, n := range df {
@@ -137,16 +135,16 @@ func invert(recs []*record, release bool) (terms []string, postings [][]Posting)
 		postings[k] = flat[at : at : at+int(df[id])]
 		at += int(df[id])
 	}
-	for i, r := range recs {
-		for j, id := range r.terms {
+	err = lists(func(i int, ids []uint32, q []uint8) {
+		for j, id := range ids {
 			k := rank[id]
-			postings[k] = append(postings[k], Posting{int32(i), qs[i][j]})
+			postings[k] = append(postings[k], Posting{int32(i), q[j]})
 		}
-		if release {
-			r.terms, qs[i] = nil, nil
-		}
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	return terms, postings
+	return terms, postings, nil
 }
 
 // CompareUTF16 orders strings as JavaScript compares them (by UTF-16 code

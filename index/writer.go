@@ -76,6 +76,11 @@ func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer,
 	if b.bleve != nil {
 		b.bleve.out = out
 	}
+	if m == nil {
+		if b.spill, err = newSpill(out.Dir(), len(c.Skills)); err != nil {
+			return pass.Work{}, err
+		}
+	}
 	return pass.Work{Skill: b.skill, Catalog: func() error { return b.write(out) }}, nil
 }
 
@@ -94,6 +99,11 @@ type builder struct {
 	recs  []*record
 	// sample says which skills' text is kept for mining related terms.
 	sample relatedSample
+	// spill, without a memo, takes each record's terms as soon as the
+	// skill is analysed: the record goes (but for the sample's, which
+	// mining reads, their counts dropped), and so does the document,
+	// made again from the summary when the JSON index needs it.
+	spill *spill
 
 	bleve *bleveBuild // nil when the site has no bleve index
 }
@@ -261,6 +271,7 @@ func (b *builder) skill(i int, s *pass.Skill) error {
 		bleveDoc := newBleveDoc(d, bb.facets.of(d), bb.urls[i], b.recs[i].weighed())
 		if fresh {
 			d.dropText()
+			b.spillRecord(i)
 		}
 		k := bb.chunkOf[i]
 		cp := &bb.inPass[k]
@@ -271,16 +282,47 @@ func (b *builder) skill(i int, s *pass.Skill) error {
 		return nil
 	}
 	d.dropText()
+	b.spillRecord(i)
 	return nil
 }
 
+// spillRecord writes the terms of skill i's record to the spill, if the
+// build has one, and lets go of what nothing reads any more.
+func (b *builder) spillRecord(i int) {
+	if b.spill == nil {
+		return
+	}
+	r := b.recs[i]
+	b.spill.put(i, r.terms, r.impacts())
+	b.metas[i] = nil
+	if r.hasSeq {
+		r.mask, r.counts = nil, nil
+		return
+	}
+	b.recs[i] = nil
+}
+
+// doc returns the document of skill i without its text: after the pass,
+// what the JSON index's cards and facets read.
+func (b *builder) doc(i int) *document {
+	if d := b.metas[i]; d != nil {
+		return d
+	}
+	// Spilled: the summary, complete after the pass, makes the same
+	// document again.
+	return metaDocument(b.c.Skills[i])
+}
+
 // analyze makes the record of skill i from its document d, and keeps it
-// in the memo.
+// in the memo, if the build has one.
 func (b *builder) analyze(i int, d *document) {
 	s := b.c.Skills[i]
 	r := analyze(d, b.dict, b.sample.keeps(s.Name))
-	r.key = recordKey(s)
 	b.recs[i] = r
+	if b.m == nil {
+		return
+	}
+	r.key = recordKey(s)
 	if r.key != "" {
 		b.m.Put(r.key, r)
 	}
@@ -356,14 +398,15 @@ func (bb *bleveBuild) groupKey(g int) string {
 
 // write writes the JSON index, then the rest of the bleve index.
 func (b *builder) write(out *output.Writer) error {
-	docs := make([]*document, len(b.recs))
-	for i, r := range b.recs {
-		docs[i] = r.doc
-	}
 	related := b.relatedTerms()
-	// Without a memo no record is kept for the next build: the JSON
-	// index may let go of them as it inverts them.
-	blocks, err := buildJSON(b.recs, computeFacets(docs), pageTemplate, related, b.m == nil, func(f jsonFile) error {
+	a := analysed{n: len(b.recs), byID: b.dict.snapshot(), doc: b.doc}
+	if b.spill != nil {
+		a.lists = b.spill.each
+		defer b.spill.close()
+	} else {
+		a.lists = recordTerms(b.recs)
+	}
+	blocks, err := buildJSON(a, facetsOf(a.n, b.doc), pageTemplate, related, func(f jsonFile) error {
 		return out.WriteRaw(Dir+f.path, f.data)
 	})
 	if err != nil {
@@ -588,6 +631,9 @@ func groupKey(chunkKeys []string) string {
 // skills' content) and what bleve adds to them. "" when a skill has no
 // key: never reused.
 func (bb *bleveBuild) segmentKey(ch span) string {
+	if bb.m == nil {
+		return "" // nothing keeps the segment; the records may be spilled
+	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00", bleveFormat)
 	for i := ch.start; i < ch.end; i++ {

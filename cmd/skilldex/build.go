@@ -213,6 +213,8 @@ anything warns (nothing is written); 2 on usage or I/O failure.`,
 				return failure(err)
 			}
 			defer stopProfile()
+			// A one-off build: the process holds nothing but the build.
+			p.opt.LimitMemory = true
 			res, err := f.build(cmd, p.opt)
 			if errors.Is(err, build.ErrStrict) {
 				return &exitError{code: exitFindings, err: err}

@@ -1,0 +1,42 @@
+package build
+
+import (
+	"math"
+	"runtime/debug"
+)
+
+// A one-off build's heap holds what grows with the catalog (the skills'
+// summaries and findings, the output's file list, the search index's
+// terms) and the pass's work in flight; Go's collector lets it grow to
+// twice what it found live before collecting again, and the process
+// keeps what the heap grew to. A soft memory limit a little above what a
+// build of the catalog's size holds live makes the collector run sooner
+// when the heap nears it, rather than double, and return the memory it
+// freed; it stays soft, so a catalog that needs more gets more (the
+// collector then runs more often).
+const (
+	// memoryBase is the live heap of a build but for what grows with
+	// the catalog, doubled: the pass's work in flight (pages being
+	// rendered, bleve segments being built and merged), the templates,
+	// the analyzers' caches.
+	memoryBase = 160 << 20
+	// memoryPerSkill is what a skill adds to the live heap, doubled.
+	memoryPerSkill = 13 << 10
+)
+
+// memoryLimit is the soft memory limit of a build of n skills.
+func memoryLimit(n int) int64 {
+	return memoryBase + int64(n)*memoryPerSkill
+}
+
+// limitMemory sets the soft memory limit of a build of n skills, unless
+// one is set (GOMEMLIMIT, or the program's own), and returns what undoes
+// it.
+func limitMemory(n int) (restore func()) {
+	old := debug.SetMemoryLimit(-1)
+	if old != math.MaxInt64 {
+		return func() {}
+	}
+	debug.SetMemoryLimit(memoryLimit(n))
+	return func() { debug.SetMemoryLimit(old) }
+}
