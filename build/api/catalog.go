@@ -159,9 +159,10 @@ func readsUSK(k *keyBuf, e *entry) {
 	k.list(u.Platforms)
 }
 
-// readsAll is every field of an entry (a field added to entry must be
-// added here), for the files that show most of them: index.json and the
-// session manifest, which change with any skill's version.
+// readsAll is every field of an entry (TestReadsAllCoversEveryEntryField
+// fails on a field it misses), for the files that show most of them:
+// index.json and the session manifest, which change with any skill's
+// version.
 func readsAll(k *keyBuf, e *entry) {
 	k.str(e.name, e.description, e.format, e.status, e.docType, e.version, e.declared)
 	k.list(e.tags)
