@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"testing"
 
@@ -20,6 +21,10 @@ import (
 // Rebuild benchmarks time, without the first, full build:
 // go test -bench RebuildAfter -rebuildprofile cpu.out ./build.
 var rebuildProfile = flag.String("rebuildprofile", "", "write a CPU profile of the timed rebuilds (not the first build) to this `file`")
+
+// rebuildTrace names a file for an execution trace of the same rebuilds,
+// to see which stage of a rebuild the others wait for (go tool trace).
+var rebuildTrace = flag.String("rebuildtrace", "", "write an execution trace of the timed rebuilds to this `file`")
 
 // A rebuildChange changes the sources before rebuild i and returns the
 // paths it changed, as serve's watcher reports them.
@@ -168,6 +173,17 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 					b.Fatal(err)
 				}
 				defer pprof.StopCPUProfile()
+			}
+			if *rebuildTrace != "" {
+				f, err := os.Create(fmt.Sprintf("%s.%s", *rebuildTrace, strings.ReplaceAll(b.Name(), "/", "_")))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer f.Close()
+				if err := trace.Start(f); err != nil {
+					b.Fatal(err)
+				}
+				defer trace.Stop()
 			}
 			opt := site.opt
 			var gcs uint32
