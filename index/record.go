@@ -14,32 +14,16 @@ type record struct {
 	// dict numbers the terms; a record is valid only with the dict that
 	// made it.
 	dict *dict
-	// terms are the document's distinct terms (numbers in dict); mask[i]
-	// has bit f set when terms[i] occurs in field f, and counts holds the
-	// non-zero counts, term by term, fields in order. Most terms occur in
-	// one field, so this takes about a third of a per-field array.
-	terms  []uint32
-	mask   []uint16
-	counts []uint16
-	lens   [len(fields)]int32
+	// terms are the document's distinct terms (numbers in dict), and
+	// impacts their weights in the document, quantized (see termWeight):
+	// what both indexes store of a term in a document.
+	terms   []uint32
+	impacts []uint8
 	// seq is the document's text as term numbers, sentence after
 	// sentence (seqBreak between them), for mining related terms; only
 	// in the records of the sample (hasSeq, see keepsText).
 	seq    []uint32
 	hasSeq bool
-}
-
-// tf returns the counts per field of the record's i-th term; pos is where
-// its counts start in r.counts, and the next term's start is returned.
-func (r *record) tf(i, pos int) (tf [len(fields)]uint16, next int) {
-	m := r.mask[i]
-	for f := range fields {
-		if m&(1<<f) != 0 {
-			tf[f] = r.counts[pos]
-			pos++
-		}
-	}
-	return tf, pos
 }
 
 // dict interns terms: records store term numbers, not strings. Numbers are
@@ -87,40 +71,13 @@ func analyze(d *document, dc *dict, seq bool) *record {
 	if seq {
 		r.seq = sequence(d, dc)
 	}
-	r.lens = sc.count(d)
+	lens := sc.count(d)
 	r.terms = dc.intern(sc.order)
-	r.mask = make([]uint16, len(sc.order))
-	nonzero := 0
-	for i, tf := range sc.tfs {
-		for f, n := range tf {
-			if n > 0 {
-				r.mask[i] |= 1 << f
-				nonzero++
-			}
-		}
-	}
-	r.counts = make([]uint16, 0, nonzero)
-	for _, tf := range sc.tfs {
-		for _, n := range tf {
-			if n > 0 {
-				r.counts = append(r.counts, n)
-			}
-		}
+	r.impacts = make([]uint8, len(sc.order))
+	for i := range sc.tfs {
+		r.impacts[i] = quantize(termWeight(&sc.tfs[i], &lens))
 	}
 	return r
-}
-
-// impacts returns the record's terms' impacts (quantized weights), term
-// by term.
-func (r *record) impacts() []uint8 {
-	q := make([]uint8, len(r.terms))
-	pos := 0
-	for j := range r.terms {
-		var tf [len(fields)]uint16
-		tf, pos = r.tf(j, pos)
-		q[j] = quantize(termWeight(&tf, &r.lens))
-	}
-	return q
 }
 
 // weighed returns the record's terms with their weight levels, in the
@@ -128,11 +85,8 @@ func (r *record) impacts() []uint8 {
 func (r *record) weighed() []weighedTerm {
 	byID := r.dict.snapshot()
 	out := make([]weighedTerm, len(r.terms))
-	pos := 0
 	for i, id := range r.terms {
-		var tf [len(fields)]uint16
-		tf, pos = r.tf(i, pos)
-		out[i] = weighedTerm{byID[id], quantize(termWeight(&tf, &r.lens))}
+		out[i] = weighedTerm{byID[id], r.impacts[i]}
 	}
 	return out
 }
@@ -195,4 +149,4 @@ func (sc *scratch) release() {
 
 // searchFormat changes whenever what a record holds or how it is analysed
 // does, so that serve never reuses a record an older skilldex made.
-const searchFormat = "search-4"
+const searchFormat = "search-5"

@@ -1,13 +1,10 @@
 package index
 
 import (
-	"context"
 	"math"
 	"slices"
 	"sort"
 	"sync"
-
-	"github.com/skilldex/skilldex/internal/parallel"
 )
 
 // termWeight is a term's weight in a document: the model's sum over
@@ -86,14 +83,11 @@ func idf(n, df int) float64 {
 // call.
 type termLists func(fn func(i int, terms []uint32, q []uint8)) error
 
-// recordTerms are the term lists of records in memory, their impacts
-// computed in parallel up front.
+// recordTerms are the term lists of records in memory.
 func recordTerms(recs []*record) termLists {
-	qs := make([][]uint8, len(recs))
-	parallel.For(context.Background(), len(recs), 0, func(i int) { qs[i] = recs[i].impacts() })
 	return func(fn func(i int, terms []uint32, q []uint8)) error {
 		for i, r := range recs {
-			fn(i, r.terms, qs[i])
+			fn(i, r.terms, r.impacts)
 		}
 		return nil
 	}

@@ -293,10 +293,10 @@ func (b *builder) spillRecord(i int) {
 		return
 	}
 	r := b.recs[i]
-	b.spill.put(i, r.terms, r.impacts())
+	b.spill.put(i, r.terms, r.impacts)
 	b.metas[i] = nil
 	if r.hasSeq {
-		r.mask, r.counts = nil, nil
+		r.impacts = nil
 		return
 	}
 	b.recs[i] = nil
