@@ -376,12 +376,20 @@ func (bb *bleveBuild) merge(g int) error {
 		}
 		return err
 	}
-	var seg bytes.Buffer
-	if err := mergeSegments(parts, &seg); err != nil {
+	var buf bytes.Buffer
+	if err := mergeSegments(parts, &buf); err != nil {
 		return err
 	}
-	bb.m.Put(key, seg.Bytes())
-	return bb.out.WriteRaw(p, seg.Bytes())
+	seg := &mergedSegment{data: buf.Bytes(), sum: sha256.Sum256(buf.Bytes())}
+	bb.m.Put(key, seg)
+	return bb.out.WriteRawSum(p, seg.data, seg.sum)
+}
+
+// A mergedSegment is a group's segment kept in the memo, with its hash,
+// so that writing it again in a rebuild hashes nothing.
+type mergedSegment struct {
+	data []byte
+	sum  [sha256.Size]byte
 }
 
 // groupKey is the memo key of group g's merged segment, whose skills'
@@ -406,9 +414,22 @@ func (b *builder) write(out *output.Writer) error {
 	} else {
 		a.lists = recordTerms(b.recs)
 	}
+	// The bleve index's segments depend on nothing the JSON index makes:
+	// they are written while it is made.
+	segments := make(chan error, 1)
+	go func() {
+		if b.bleve == nil {
+			segments <- nil
+			return
+		}
+		segments <- b.bleve.writeSegments(b.ctx)
+	}()
 	blocks, err := buildJSON(a, facetsOf(a.n, b.doc), pageTemplate, related, func(f jsonFile) error {
 		return out.WriteRaw(Dir+f.path, f.data)
 	})
+	if serr := <-segments; err == nil {
+		err = serr
+	}
 	if err != nil {
 		return err
 	}
@@ -418,7 +439,7 @@ func (b *builder) write(out *output.Writer) error {
 	if b.bleve == nil {
 		return nil
 	}
-	files, err := b.bleveFiles(internalValues(related, blocks))
+	files, err := b.bleve.files(internalValues(related, blocks))
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
@@ -526,18 +547,15 @@ func (bb *bleveBuild) zipEntry(f bleveFile) (*zipped, error) {
 // skilldex's segment.
 const bleveFormat = "bleve-3"
 
-// bleveFiles returns the files of the bleve index, sorted: index_meta.json
-// and store/root.bolt with their bytes, to be written, then a segment per
-// group of documents (see chunkOf), written already. The pass merged the
-// groups that had a chunk to build; the others are taken from the memo,
-// or merged here from the memo's chunks. root.bolt holds the internal
-// values.
-func (b *builder) bleveFiles(internal map[string][]byte) ([]bleveFile, error) {
-	bb, ctx := b.bleve, b.ctx
+// writeSegments writes the bleve index's segments, one per group of
+// documents (see chunkOf). The pass merged the groups that had a chunk to
+// build; the others are taken from the memo, or merged here from the
+// memo's chunks.
+func (bb *bleveBuild) writeSegments(ctx context.Context) error {
 	for k := range bb.inPass {
 		if err := bb.inPass[k].err; err != nil {
 			ch := bb.chunks[k]
-			return nil, fmt.Errorf("the segment of skills %s to %s: %w", bb.names[ch.start], bb.names[ch.end-1], err)
+			return fmt.Errorf("the segment of skills %s to %s: %w", bb.names[ch.start], bb.names[ch.end-1], err)
 		}
 	}
 	errs := make([]error, len(bb.groups))
@@ -548,8 +566,8 @@ func (b *builder) bleveFiles(internal map[string][]byte) ([]bleveFile, error) {
 			errs[g] = fmt.Errorf("internal error: segment group %d was not merged in the pass", g)
 		default:
 			if key := bb.groupKey(g); key != "" {
-				if seg, ok := memo.Lookup[[]byte](bb.m, key); ok {
-					errs[g] = bb.out.WriteRaw(BleveDir+"/"+segmentPath(g), seg)
+				if seg, ok := memo.Lookup[*mergedSegment](bb.m, key); ok {
+					errs[g] = bb.out.WriteRawSum(BleveDir+"/"+segmentPath(g), seg.data, seg.sum)
 					return
 				}
 			}
@@ -557,11 +575,15 @@ func (b *builder) bleveFiles(internal map[string][]byte) ([]bleveFile, error) {
 		}
 	})
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
+	return errors.Join(errs...)
+}
+
+// files returns the files of the bleve index, sorted: index_meta.json and
+// store/root.bolt with their bytes, to be written, then the segments,
+// written already (writeSegments). root.bolt holds the internal values.
+func (bb *bleveBuild) files(internal map[string][]byte) ([]bleveFile, error) {
 	root, err := rootBolt(bb.sh, len(bb.groups), internal)
 	if err != nil {
 		return nil, err

@@ -230,3 +230,40 @@ func TestPreviousFile(t *testing.T) {
 		t.Error("a committed build still finds the previous file")
 	}
 }
+
+// WriteRawSum trusts the caller's hash: a file given again with it is
+// kept, a changed one written, and the manifest holds the hash as WriteRaw
+// would have computed it.
+func TestWriteRawSum(t *testing.T) {
+	dest := filepath.Join(t.TempDir(), "site")
+	write := func(prev *Manifest, content string) (*Manifest, *Writer) {
+		t.Helper()
+		w, err := Open(dest, Options{Previous: prev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.WriteRawSum("seg.zap", []byte(content), sha256.Sum256([]byte(content))); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		return w.Manifest(), w
+	}
+	m1, _ := write(nil, "segment 1")
+	before := inode(t, filepath.Join(dest, "seg.zap"))
+	m2, w := write(m1, "segment 1")
+	if written, kept := w.Stats(); written != 0 || kept != 1 {
+		t.Errorf("the same bytes again: wrote %d files and kept %d; want 0 and 1", written, kept)
+	}
+	if inode(t, filepath.Join(dest, "seg.zap")) != before {
+		t.Error("the same bytes again: the file was rewritten")
+	}
+	_, w = write(m2, "segment 2")
+	if written, kept := w.Stats(); written != 1 || kept != 0 {
+		t.Errorf("changed bytes: wrote %d files and kept %d; want 1 and 0", written, kept)
+	}
+	if b, err := os.ReadFile(filepath.Join(dest, "seg.zap")); err != nil || string(b) != "segment 2" {
+		t.Errorf("changed bytes: the file holds %q (%v)", b, err)
+	}
+}

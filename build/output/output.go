@@ -304,8 +304,19 @@ func (w *Writer) WriteRaw(p string, data []byte) error {
 	return w.writeRaw(p, data)
 }
 
+// WriteRawSum is WriteRaw of data whose SHA-256 hash is sum, for bytes a
+// caller keeps from build to build with their hash: writing them again
+// hashes nothing.
+func (w *Writer) WriteRawSum(p string, data []byte, sum [sha256.Size]byte) error {
+	return w.writeHashed(p, data, sum)
+}
+
 func (w *Writer) writeRaw(p string, data []byte) error {
-	e := &entry{size: int64(len(data)), hash: sha256.Sum256(data), hashed: true}
+	return w.writeHashed(p, data, sha256.Sum256(data))
+}
+
+func (w *Writer) writeHashed(p string, data []byte, sum [sha256.Size]byte) error {
+	e := &entry{size: int64(len(data)), hash: sum, hashed: true}
 	e.kept = w.prev.unchanged(p, e.hash)
 	full, err := w.claim(p, e)
 	if err != nil || e.kept {
