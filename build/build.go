@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime/pprof"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/skilldex/skilldex/build/api"
@@ -152,6 +153,9 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		return err
 	}
 	c.Complete()
+	if m != nil {
+		return catalogTogether(ctx, ws, works, labelled, progress)
+	}
 	for i, w := range ws {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -170,6 +174,39 @@ func write(ctx context.Context, ws []Writer, c *catalog.Catalog, out *output.Wri
 		works[i] = pass.Work{}
 	}
 	return nil
+}
+
+// catalogTogether writes the writers' catalog-wide files at once, as one
+// stage named after them all. A build with a memo (serve's) keeps what
+// the writers hold in the memo anyway, so taking turns would save little
+// memory, while the person waiting for the page would wait for every
+// writer in turn instead of the slowest.
+func catalogTogether(ctx context.Context, ws []Writer, works []pass.Work, labelled []context.Context, progress *Progress) error {
+	var names []string
+	for i, w := range ws {
+		if works[i].Catalog != nil {
+			names = append(names, w.Name())
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	progress.start(strings.Join(names, ", "), 0)
+	errs := make([]error, len(ws))
+	parallel.For(ctx, len(ws), len(ws), func(i int) {
+		if works[i].Catalog == nil {
+			return
+		}
+		inLabels(ctx, labelled[i], func() { errs[i] = works[i].Catalog() })
+		if errs[i] != nil {
+			errs[i] = fmt.Errorf("writing %s: %w", ws[i].Name(), errs[i])
+		}
+		works[i] = pass.Work{}
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
 }
 
 // inLabels runs f with the goroutine labelled as labelled is, then as

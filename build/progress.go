@@ -17,7 +17,8 @@ type Progress struct {
 
 // The stages of a build, in the order they run. The writers' catalog-wide
 // files follow StageSkills, each a stage named after its writer
-// (Writer.Name), without counts.
+// (Writer.Name), without counts; a build with a memo (serve's) writes them
+// at once, in one stage named after the writers, joined by ", ".
 const (
 	// StageDiscover finds the inputs in the sources; not counted.
 	StageDiscover = "discover"
