@@ -64,6 +64,9 @@ func (m *Manifest) unchanged(p string, hash [32]byte) bool {
 type groupEntry struct {
 	key   string
 	files []string
+	// sorted: files are in order, as a group kept from the previous
+	// build has them.
+	sorted bool
 }
 
 // A Group is a set of files that depend only on a key the writer computes,
@@ -111,7 +114,8 @@ func (w *Writer) Group(name, key string) (g *Group, reused bool, err error) {
 		e.kept = true
 		w.files[p] = &e
 	}
-	g.ge.files = old.files
+	w.fromPrev += len(old.files)
+	g.ge.files, g.ge.sorted = old.files, true
 	return g, true, nil
 }
 
@@ -211,10 +215,11 @@ func (w *Writer) recordManifest() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for _, ge := range w.groups {
-		if ge == nil {
+		if ge == nil || ge.sorted {
 			continue
 		}
 		sort.Strings(ge.files)
+		ge.sorted = true
 	}
 	w.written, w.kept = w.countLocked()
 	for _, e := range w.files {
@@ -284,9 +289,11 @@ func (w *Writer) commitIncremental() error {
 		}
 	}
 	var gone []string
-	for p := range w.prev.files {
-		if _, ok := w.files[p]; !ok {
-			gone = append(gone, p)
+	if w.fromPrev < len(w.prev.files) {
+		for p := range w.prev.files {
+			if _, ok := w.files[p]; !ok {
+				gone = append(gone, p)
+			}
 		}
 	}
 	sort.Sort(sort.Reverse(sort.StringSlice(gone)))

@@ -69,6 +69,7 @@ type Writer struct {
 	// site at dest, or nil for a full build into a fresh folder.
 	prev     *Manifest
 	groups   map[string]*groupEntry
+	fromPrev int       // claimed paths that prev has: all of them, when none is gone
 	manifest *Manifest // set by Commit
 	written  int       // files written and kept, counted at Commit
 	kept     int
@@ -233,6 +234,11 @@ func (w *Writer) claim(p string, e *entry) (string, error) {
 		return "", fmt.Errorf("output: %s written twice", p)
 	}
 	w.files[p] = e
+	if w.prev != nil {
+		if _, ok := w.prev.files[p]; ok {
+			w.fromPrev++
+		}
+	}
 	kept := e.kept
 	w.mu.Unlock()
 	if kept {
