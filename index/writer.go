@@ -145,6 +145,10 @@ type chunkInPass struct {
 	// err is what went wrong building the chunk or merging its group:
 	// reported after the pass, by chunk, as it belongs to no one skill.
 	err error
+	// key is the chunk's segmentKey once keyed: worked out when the memo
+	// is asked for the chunk, and read again for its group's key.
+	key   string
+	keyed bool
 }
 
 // groupInPass is a group of chunks in the pass.
@@ -201,7 +205,7 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 			for i := ch.start; i < ch.end; i++ {
 				bb.chunkOf[i] = int32(k)
 			}
-			if sb := bb.remembered(ch); sb != nil {
+			if sb := bb.remembered(k); sb != nil {
 				cp.seg = sb
 				continue
 			}
@@ -214,16 +218,17 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 	return b, nil
 }
 
-// remembered returns the segment of chunk ch that the memo holds, when
+// remembered returns the segment of chunk k that the memo holds, when
 // every skill of the chunk is unchanged (its record remembered).
-func (bb *bleveBuild) remembered(ch span) *zap.SegmentBase {
+func (bb *bleveBuild) remembered(k int) *zap.SegmentBase {
+	ch := bb.chunks[k]
 	recs := bb.recs[ch.start:ch.end]
 	for _, r := range recs {
 		if r == nil {
 			return nil
 		}
 	}
-	key := bb.segmentKey(ch)
+	key := bb.chunkKey(k)
 	if key == "" {
 		return nil
 	}
@@ -341,7 +346,7 @@ func (bb *bleveBuild) chunkDone(k int32) error {
 		return err
 	}
 	cp.seg = sb
-	if key := bb.segmentKey(ch); key != "" {
+	if key := bb.chunkKey(int(k)); key != "" {
 		bb.m.Put(key, sb)
 	}
 	gp := &bb.merged[cp.group]
@@ -399,9 +404,20 @@ func (bb *bleveBuild) groupKey(g int) string {
 	gr := bb.groups[g]
 	keys := make([]string, 0, gr.end-gr.start)
 	for k := gr.start; k < gr.end; k++ {
-		keys = append(keys, bb.segmentKey(bb.chunks[k]))
+		keys = append(keys, bb.chunkKey(k))
 	}
 	return groupKey(keys)
+}
+
+// chunkKey is segmentKey of chunk k, worked out once: call it only once
+// every record of the chunk is made, from the goroutine that finished the
+// chunk or one ordered after it.
+func (bb *bleveBuild) chunkKey(k int) string {
+	cp := &bb.inPass[k]
+	if !cp.keyed {
+		cp.key, cp.keyed = bb.segmentKey(bb.chunks[k]), true
+	}
+	return cp.key
 }
 
 // write writes the JSON index, then the rest of the bleve index.
@@ -657,19 +673,24 @@ func (bb *bleveBuild) segmentKey(ch span) string {
 		return "" // nothing keeps the segment; the records may be spilled
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00", bleveFormat)
+	b := append(make([]byte, 0, 512), bleveFormat...)
+	b = append(b, 0)
 	for i := ch.start; i < ch.end; i++ {
 		r := bb.recs[i]
 		if r.key == "" {
 			return ""
 		}
-		fmt.Fprintf(h, "%s\x00%s\x00", r.key, bb.urls[i])
+		b = append(append(append(b, r.key...), 0), bb.urls[i]...)
+		b = append(b, 0)
 		values := bb.facets.of(r.doc)
 		for _, def := range facetDefs {
 			for _, v := range values[def.id] {
-				fmt.Fprintf(h, "%s=%s\x00", def.id, v)
+				b = append(append(append(b, def.id...), '='), v...)
+				b = append(b, 0)
 			}
 		}
+		h.Write(b)
+		b = b[:0]
 	}
 	return bleveFormat + ":seg:" + hex.EncodeToString(h.Sum(nil))
 }
