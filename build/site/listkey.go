@@ -14,20 +14,22 @@ import (
 // report pages): with it as the page's output group key, an incremental
 // build renders only the listings an edit changed. Each part is written
 // with its length, so that no two different pages give one key.
-type listKey struct{ h hash.Hash }
+type listKey struct {
+	h   hash.Hash
+	buf []byte // what str hashes, reused: a listing hashes thousands of strings
+}
 
 func (r *renderer) newListKey(file string) *listKey {
-	k := &listKey{sha256.New()}
+	k := &listKey{h: sha256.New()}
 	k.str("list-1", r.key, file)
 	return k
 }
 
 func (k *listKey) str(parts ...string) {
-	var n [8]byte
 	for _, p := range parts {
-		binary.LittleEndian.PutUint64(n[:], uint64(len(p)))
-		k.h.Write(n[:])
-		k.h.Write([]byte(p))
+		k.buf = binary.LittleEndian.AppendUint64(k.buf[:0], uint64(len(p)))
+		k.buf = append(k.buf, p...)
+		k.h.Write(k.buf)
 	}
 }
 
