@@ -215,6 +215,17 @@ func appendPostings(b []byte, ps []Posting) []byte {
 // impact the head takes (all postings above it, and the first of those at
 // it), and one pass in doc order deals the postings out.
 func split(ps []Posting, n int) (head, tail []Posting) {
+	return new(splitter).split(ps, n, true)
+}
+
+// A splitter splits posting lists as split does, into buffers it reuses
+// from list to list: the index has one list a term, and allocating a head
+// and a tail for each was most of what writing it allocated. What it
+// returns is valid until its next call.
+type splitter struct{ head, tail []Posting }
+
+// split is split of ps at n; without withTail the tail is not made (nil).
+func (s *splitter) split(ps []Posting, n int, withTail bool) (head, tail []Posting) {
 	if len(ps) <= n {
 		return ps, nil
 	}
@@ -228,26 +239,28 @@ func split(ps []Posting, n int) (head, tail []Posting) {
 		threshold--
 	}
 	atThreshold := n - above // how many postings at the threshold the head takes
-	head = make([]Posting, 0, n)
-	tail = make([]Posting, 0, len(ps)-n)
+	s.head, s.tail = s.head[:0], s.tail[:0]
 	for _, p := range ps {
 		switch {
 		case int(p.Level) > threshold:
-			head = append(head, p)
+			s.head = append(s.head, p)
 		case int(p.Level) == threshold && atThreshold > 0:
-			head = append(head, p)
+			s.head = append(s.head, p)
 			atThreshold--
-		default:
-			tail = append(tail, p)
+		case withTail:
+			s.tail = append(s.tail, p)
 		}
 	}
-	return head, tail
+	if !withTail {
+		return s.head, nil
+	}
+	return s.head, s.tail
 }
 
 // appendEntry appends a term's entry [term, df, idf, head]; with related
 // terms, a fifth element holds each as [term, similarity, idf, its
-// model.RelatedHead best postings].
-func appendEntry(b []byte, term string, ps, head []Posting, n int, related []relatedTerm, postingsOf func(string) []Posting) []byte {
+// model.RelatedHead best postings], split off their lists by heads.
+func appendEntry(b []byte, term string, ps, head []Posting, n int, related []relatedTerm, postingsOf func(string) []Posting, heads *splitter) []byte {
 	b = append(b, '[')
 	b = append(b, mustJSON(term)...)
 	b = append(b, ',')
@@ -263,7 +276,7 @@ func appendEntry(b []byte, term string, ps, head []Posting, n int, related []rel
 				b = append(b, ',')
 			}
 			rps := postingsOf(r.term)
-			rhead, _ := split(rps, model.RelatedHead)
+			rhead, _ := heads.split(rps, model.RelatedHead, false)
 			b = append(b, '[')
 			b = append(b, mustJSON(r.term)...)
 			b = append(b, ',')
@@ -294,6 +307,7 @@ func writeShards(terms []string, postings [][]Posting, n int, related map[string
 	var seps []string
 	var cur []byte
 	var first int
+	var lists, relatedHeads splitter
 	entries := 0
 	flush := func(end int) {
 		if entries == 0 {
@@ -315,10 +329,11 @@ func writeShards(terms []string, postings [][]Posting, n int, related map[string
 		} else {
 			cur = append(cur, ',')
 		}
-		head, tail := split(postings[i], headSize)
-		cur = appendEntry(cur, t, postings[i], head, n, related[t], postingsOf)
+		head, tail := lists.split(postings[i], headSize, true)
+		cur = appendEntry(cur, t, postings[i], head, n, related[t], postingsOf, &relatedHeads)
 		if tail != nil {
-			emit(jsonFile{fmt.Sprintf("x/%d-%d.json", len(seps), entries), appendPostings(nil, tail)})
+			// About six bytes a posting: grown once, not a dozen times.
+			emit(jsonFile{fmt.Sprintf("x/%d-%d.json", len(seps), entries), appendPostings(make([]byte, 0, 6*len(tail)+2), tail)})
 		}
 		entries++
 		if len(cur) >= shardTarget {
@@ -387,6 +402,7 @@ func prefixFiles(terms []string, postings [][]Posting, seps []string, n int) []j
 		}
 	}
 	var files []jsonFile
+	var heads splitter
 	for _, p := range prefixes {
 		lo, _ := slices.BinarySearchFunc(terms, p, compareUTF16)
 		var idx []int
@@ -401,8 +417,8 @@ func prefixFiles(terms []string, postings [][]Posting, seps []string, n int) []j
 			if k > 0 {
 				b = append(b, ',')
 			}
-			head, _ := split(postings[i], prefixHead)
-			b = appendEntry(b, terms[i], postings[i], head, n, nil, nil)
+			head, _ := heads.split(postings[i], prefixHead, false)
+			b = appendEntry(b, terms[i], postings[i], head, n, nil, nil, nil)
 		}
 		b = append(b, ']')
 		files = append(files, jsonFile{"p/" + PrefixFile(p), b})
