@@ -20,7 +20,7 @@ import (
 // rebuildProfile names a file for the CPU profile of the rebuilds the
 // Rebuild benchmarks time, without the first, full build:
 // go test -bench RebuildAfter -rebuildprofile cpu.out ./build.
-var rebuildProfile = flag.String("rebuildprofile", "", "write a CPU profile of the timed rebuilds (not the first build) to this `file`")
+var rebuildProfile = flag.String("rebuildprofile", "", "write a CPU profile of the timed rebuilds (not the first build) to this `file`, and allocation profiles before and after them to file.allocs-before and file.allocs")
 
 // rebuildTrace names a file for an execution trace of the same rebuilds,
 // to see which stage of a rebuild the others wait for (go tool trace).
@@ -173,6 +173,21 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 					b.Fatal(err)
 				}
 				defer pprof.StopCPUProfile()
+				// The allocations of the rebuilds alone: the profile after
+				// them, read against the one before (go tool pprof -base).
+				writeAllocs := func(suffix string) {
+					f, err := os.Create(fmt.Sprintf("%s.%s.%s", *rebuildProfile, strings.ReplaceAll(b.Name(), "/", "_"), suffix))
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer f.Close()
+					runtime.GC()
+					if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+						b.Fatal(err)
+					}
+				}
+				writeAllocs("allocs-before")
+				defer writeAllocs("allocs")
 			}
 			if *rebuildTrace != "" {
 				f, err := os.Create(fmt.Sprintf("%s.%s", *rebuildTrace, strings.ReplaceAll(b.Name(), "/", "_")))
