@@ -12,6 +12,7 @@ import (
 	"runtime/trace"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skilldex/skilldex/build/serve"
 	"github.com/skilldex/skilldex/internal/catalogen"
@@ -203,6 +204,7 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 			opt := site.opt
 			var gcs uint32
 			var allocated uint64
+			var cpu time.Duration
 			var before, after runtime.MemStats
 			b.ResetTimer()
 			for i := range b.N {
@@ -211,12 +213,14 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 				opt.Previous = site.res.Manifest
 				runtime.GC()
 				runtime.ReadMemStats(&before)
+				cpuBefore := processCPU(b)
 				b.StartTimer()
 				res, err := Build(context.Background(), opt)
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.StopTimer()
+				cpu += processCPU(b) - cpuBefore
 				runtime.ReadMemStats(&after)
 				gcs += after.NumGC - before.NumGC
 				allocated += after.TotalAlloc - before.TotalAlloc
@@ -225,6 +229,9 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/rebuild")
+			// CPU time (the process's, user and system) varies less than
+			// wall time with what else the machine runs.
+			b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/rebuild")
 			// What the collector had to do: the heap live before a
 			// rebuild, what a rebuild allocated, and the collections
 			// that ran while it did.
