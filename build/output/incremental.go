@@ -51,12 +51,16 @@ func (m *Manifest) validFor(dest string) *Manifest {
 // Files returns how many files the site has.
 func (m *Manifest) Files() int { return len(m.files) }
 
-func (m *Manifest) unchanged(p string, hash [32]byte) bool {
+// unchanged returns the entry of p when the site has p with this hash,
+// else nil.
+func (m *Manifest) unchanged(p string, hash [32]byte) *entry {
 	if m == nil {
-		return false
+		return nil
 	}
-	e, ok := m.files[p]
-	return ok && e.hashed && !e.reserved && e.hash == hash
+	if e, ok := m.files[p]; ok && e.hashed && !e.reserved && e.hash == hash {
+		return e
+	}
+	return nil
 }
 
 // groupEntry is a group's key and the files it wrote; a group without a
@@ -110,11 +114,10 @@ func (w *Writer) Group(name, key string) (g *Group, reused bool, err error) {
 		}
 	}
 	for _, p := range old.files {
-		e := *w.prev.files[p]
-		e.kept = true
-		w.files[p] = &e
+		w.files[p] = w.prev.files[p]
 	}
 	w.fromPrev += len(old.files)
+	w.kept += len(old.files)
 	g.ge.files, g.ge.sorted = old.files, true
 	return g, true, nil
 }
@@ -190,21 +193,7 @@ func (w *Writer) Manifest() *Manifest {
 func (w *Writer) Stats() (written, kept int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.manifest != nil {
-		return w.written, w.kept
-	}
-	return w.countLocked()
-}
-
-func (w *Writer) countLocked() (written, kept int) {
-	for _, e := range w.files {
-		if e.kept {
-			kept++
-		} else {
-			written++
-		}
-	}
-	return written, kept
+	return len(w.files) - w.kept, w.kept
 }
 
 func (w *Writer) recordManifest() {
@@ -221,10 +210,6 @@ func (w *Writer) recordManifest() {
 		sort.Strings(ge.files)
 		ge.sorted = true
 	}
-	w.written, w.kept = w.countLocked()
-	for _, e := range w.files {
-		e.kept = false
-	}
 	w.manifest = &Manifest{dest: w.dest, marker: st, files: w.files, groups: w.groups}
 }
 
@@ -240,12 +225,7 @@ func (w *Writer) commitIncremental() error {
 	}
 	// Anything that fails from here leaves dest partly updated; without a
 	// fresh marker the next build of it is a full one.
-	paths := make([]string, 0, len(w.files))
-	for p, e := range w.files {
-		if !e.kept {
-			paths = append(paths, p)
-		}
-	}
+	paths := w.fresh
 	sort.Strings(paths)
 	var reserved []string
 	for _, p := range paths {

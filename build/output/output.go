@@ -69,10 +69,13 @@ type Writer struct {
 	// site at dest, or nil for a full build into a fresh folder.
 	prev     *Manifest
 	groups   map[string]*groupEntry
-	fromPrev int       // claimed paths that prev has: all of them, when none is gone
-	manifest *Manifest // set by Commit
-	written  int       // files written and kept, counted at Commit
+	fromPrev int      // claimed paths that prev has: all of them, when none is gone
+	fresh    []string // claimed paths not kept: what an incremental commit moves into dest
+	// kept counts the files kept unchanged since prev: their entries are
+	// prev's own, shared, not copies (an entry never changes once its
+	// build committed).
 	kept     int
+	manifest *Manifest // set by Commit
 }
 
 // entry is one claimed site path.
@@ -80,7 +83,6 @@ type entry struct {
 	size     int64
 	hash     [32]byte
 	hashed   bool // hash is known (WriteRaw, or a closed Create)
-	kept     bool // unchanged since prev: the copy at dest is served, none in tmp
 	reserved bool // a folder filled through Dir()
 }
 
@@ -220,7 +222,11 @@ func MinifyTemplate(src []byte) ([]byte, error) {
 // create their files themselves under a path reserved with Reserve.
 func (w *Writer) Dir() string { return w.tmp }
 
-func (w *Writer) claim(p string, e *entry) (string, error) {
+// claim records site path p as written with entry e, or kept when e is
+// the previous build's entry for p (the copy at dest is served, none is
+// written to tmp: the name returned is ""). Otherwise it returns the file
+// name under tmp to write p to, its folder made.
+func (w *Writer) claim(p string, e *entry, kept bool) (string, error) {
 	if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
 		return "", fmt.Errorf("output: invalid site path %q", p)
 	}
@@ -239,7 +245,12 @@ func (w *Writer) claim(p string, e *entry) (string, error) {
 			w.fromPrev++
 		}
 	}
-	kept := e.kept
+	switch {
+	case kept:
+		w.kept++
+	case w.prev != nil: // a full build moves the whole folder
+		w.fresh = append(w.fresh, p)
+	}
 	w.mu.Unlock()
 	if kept {
 		return "", nil
@@ -322,10 +333,12 @@ func (w *Writer) writeRaw(p string, data []byte) error {
 }
 
 func (w *Writer) writeHashed(p string, data []byte, sum [sha256.Size]byte) error {
-	e := &entry{size: int64(len(data)), hash: sum, hashed: true}
-	e.kept = w.prev.unchanged(p, e.hash)
-	full, err := w.claim(p, e)
-	if err != nil || e.kept {
+	if old := w.prev.unchanged(p, sum); old != nil {
+		_, err := w.claim(p, old, true)
+		return err
+	}
+	full, err := w.claim(p, &entry{size: int64(len(data)), hash: sum, hashed: true}, false)
+	if err != nil {
 		return err
 	}
 	return writeFile(full, data)
@@ -351,7 +364,7 @@ func (w *Writer) Create(p string) (io.WriteCloser, error) {
 
 func (w *Writer) create(p string) (io.WriteCloser, error) {
 	e := &entry{size: -1}
-	full, err := w.claim(p, e)
+	full, err := w.claim(p, e, false)
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +405,7 @@ func (h *hashingFile) Close() error {
 // Dir(); the returned path is where to write. An incremental build
 // replaces the whole folder at Commit.
 func (w *Writer) Reserve(p string) (string, error) {
-	full, err := w.claim(p, &entry{size: -1, reserved: true})
+	full, err := w.claim(p, &entry{size: -1, reserved: true}, false)
 	if err != nil {
 		return "", err
 	}
@@ -425,8 +438,8 @@ func (w *Writer) fileName(p string) (string, error) {
 		return "", fmt.Errorf("output: %s has not been written", p)
 	}
 	dir := w.tmp
-	if e.kept {
-		dir = w.dest
+	if w.prev != nil && w.prev.files[p] == e {
+		dir = w.dest // kept
 	}
 	return filepath.Join(dir, filepath.FromSlash(p)), nil
 }
