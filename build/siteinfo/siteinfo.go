@@ -261,6 +261,25 @@ func (i *Info) Absolute() bool { return i.Base.Host != "" }
 
 // EscapePath percent-encodes each segment of a slash-separated path.
 func EscapePath(p string) string {
+	// Most paths (skill names are lowercase letters, digits and hyphens)
+	// need nothing escaped: they are returned as they are, allocating
+	// nothing, for the hundreds of thousands of links a build makes.
+	for i := 0; i < len(p); i++ {
+		if !pathSafe(p[i]) {
+			return escapeSegments(p)
+		}
+	}
+	return p
+}
+
+// pathSafe reports whether url.PathEscape leaves c as it is, or c is the
+// separator.
+func pathSafe(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '_' || c == '.' || c == '~' || c == '/'
+}
+
+func escapeSegments(p string) string {
 	segs := strings.Split(p, "/")
 	for j, s := range segs {
 		segs[j] = url.PathEscape(s)

@@ -87,3 +87,17 @@ func TestForCatalog(t *testing.T) {
 		}
 	}
 }
+
+// EscapePath's short cut for plain paths gives what escaping each segment
+// gives, for every byte a path may hold.
+func TestEscapePathShortCut(t *testing.T) {
+	paths := []string{"", "skills/pdf-tools/", "a/b/c.json", "Tag_1.x~y", "search/p/ax6b.json"}
+	for c := 0; c < 256; c++ {
+		paths = append(paths, "skills/a"+string(rune(c))+"b/", string([]byte{byte(c)}))
+	}
+	for _, p := range paths {
+		if got, want := EscapePath(p), escapeSegments(p); got != want {
+			t.Errorf("EscapePath(%q) = %q, escaping each segment gives %q", p, got, want)
+		}
+	}
+}
