@@ -165,10 +165,7 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 			site := rebuildSiteOf(b, n)
 			defer serve.TuneGC()() // and a collection between edits, as serve does
 			if *rebuildProfile != "" {
-				f, err := os.Create(fmt.Sprintf("%s.%s", *rebuildProfile, strings.ReplaceAll(b.Name(), "/", "_")))
-				if err != nil {
-					b.Fatal(err)
-				}
+				f := benchFile(b, *rebuildProfile, "")
 				defer f.Close()
 				if err := pprof.StartCPUProfile(f); err != nil {
 					b.Fatal(err)
@@ -177,10 +174,7 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 				// The allocations of the rebuilds alone: the profile after
 				// them, read against the one before (go tool pprof -base).
 				writeAllocs := func(suffix string) {
-					f, err := os.Create(fmt.Sprintf("%s.%s.%s", *rebuildProfile, strings.ReplaceAll(b.Name(), "/", "_"), suffix))
-					if err != nil {
-						b.Fatal(err)
-					}
+					f := benchFile(b, *rebuildProfile, suffix)
 					defer f.Close()
 					runtime.GC()
 					if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
@@ -191,10 +185,7 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 				defer writeAllocs("allocs")
 			}
 			if *rebuildTrace != "" {
-				f, err := os.Create(fmt.Sprintf("%s.%s", *rebuildTrace, strings.ReplaceAll(b.Name(), "/", "_")))
-				if err != nil {
-					b.Fatal(err)
-				}
+				f := benchFile(b, *rebuildTrace, "")
 				defer f.Close()
 				if err := trace.Start(f); err != nil {
 					b.Fatal(err)
@@ -242,4 +233,18 @@ func benchmarkRebuild(b *testing.B, change rebuildChange) {
 			b.ReportMetric(float64(site.res.Kept), "files-kept")
 		})
 	}
+}
+
+// benchFile creates the file named by a profile flag for benchmark b:
+// name.BENCHMARK, or name.BENCHMARK.suffix.
+func benchFile(b *testing.B, name, suffix string) *os.File {
+	p := name + "." + strings.ReplaceAll(b.Name(), "/", "_")
+	if suffix != "" {
+		p += "." + suffix
+	}
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return f
 }
