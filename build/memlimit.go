@@ -19,9 +19,13 @@ const (
 	// the catalog, doubled: the pass's work in flight (pages being
 	// rendered, bleve segments being built and merged), the templates,
 	// the analyzers' caches.
-	memoryBase = 160 << 20
-	// memoryPerSkill is what a skill adds to the live heap, doubled.
-	memoryPerSkill = 13 << 10
+	memoryBase = 192 << 20
+	// memoryPerSkill is what a skill adds to the live heap, with room
+	// for the collector (at 9 KiB it ran back to back at 100,000
+	// skills). With memoryBase, a catalog of 10,000 skills gets a
+	// little more than at 160 MiB and 13 KiB a skill, the limit before
+	// the JSON index inverted its terms a range at a time.
+	memoryPerSkill = 11 << 10
 )
 
 // memoryLimit is the soft memory limit of a build of n skills.

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"fmt"
+	"hash"
 	"hash/crc32"
 	"hash/fnv"
 	"io"
@@ -565,11 +566,38 @@ type zipped struct {
 // standard library's fastest level, for fewer bytes, and the default
 // level is much slower than either.
 func deflate(data []byte) *zipped {
-	var b bytes.Buffer
-	fw, _ := flate.NewWriter(&b, 2) // a valid level: cannot fail
-	fw.Write(data)
-	fw.Close()
-	return &zipped{crc: crc32.ChecksumIEEE(data), size: uint64(len(data)), compressed: b.Bytes()}
+	d := newDeflater()
+	d.Write(data)
+	return d.zipped()
+}
+
+// A deflater deflates what is written to it as deflate does, holding
+// only the compressed bytes: a segment read back from the output goes
+// through it a buffer at a time.
+type deflater struct {
+	crc        hash.Hash32
+	size       uint64
+	compressed bytes.Buffer
+	fw         *flate.Writer
+}
+
+func newDeflater() *deflater {
+	d := &deflater{crc: crc32.NewIEEE()}
+	d.fw, _ = flate.NewWriter(&d.compressed, 2) // a valid level: cannot fail
+	return d
+}
+
+// Write never fails: the compressed bytes go to memory.
+func (d *deflater) Write(p []byte) (int, error) {
+	d.crc.Write(p)
+	d.size += uint64(len(p))
+	return d.fw.Write(p)
+}
+
+// zipped is the entry of what was written.
+func (d *deflater) zipped() *zipped {
+	d.fw.Close()
+	return &zipped{crc: d.crc.Sum32(), size: d.size, compressed: d.compressed.Bytes()}
 }
 
 // writeZip writes a ZIP archive into w whose entries, in the order given,

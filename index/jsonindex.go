@@ -130,6 +130,110 @@ type analysed struct {
 	byID  []string // the dict's terms by number
 	lists termLists
 	doc   func(i int) *document
+	// rangePostings, when not 0, replaces the constant (tests).
+	rangePostings int
+}
+
+// writeTerms writes the term shards and the prefix files of a's terms,
+// inverting them a range at a time (see inversion), and returns the
+// shards' separators.
+func writeTerms(a analysed, related map[string][]relatedTerm, put func(jsonFile)) ([]string, error) {
+	inv, err := newInversion(a.byID, a.lists)
+	if err != nil {
+		return nil, err
+	}
+	ends := inv.cut(cmp.Or(a.rangePostings, rangePostings))
+	// held are the postings of the range being written, from its first
+	// term's place lo; the last range's stay for the prefix files.
+	var held [][]Posting
+	lo := 0
+	// A term's related terms may be in another range than its own: with
+	// more than one range, the first pass over the lists also collects
+	// every related term's best postings.
+	var rel *heads
+	if len(ends) > 1 {
+		var ks []int
+		for _, rs := range related {
+			for _, r := range rs {
+				if k := inv.find(r.term); k >= 0 {
+					ks = append(ks, k)
+				}
+			}
+		}
+		rel = newHeads(len(inv.terms), ks, model.RelatedHead)
+	}
+	var relatedHeads, prefixHeads splitter
+	relatedOf := func(t string) (df int, head []Posting) {
+		k := inv.find(t)
+		switch {
+		case k < 0:
+			return 0, nil
+		case rel != nil:
+			return int(inv.df[k]), rel.head(k)
+		}
+		head, _ = relatedHeads.split(held[k-lo], model.RelatedHead, false)
+		return int(inv.df[k]), head
+	}
+	w := &shardWriter{terms: inv.terms, n: a.n, related: related, relatedOf: relatedOf, emit: put}
+	for r, end := range ends {
+		collect := rel
+		if r > 0 {
+			collect = nil
+		}
+		held = nil // before the next range's are made
+		held, err = inv.fill(lo, end, collect)
+		if err != nil {
+			return nil, err
+		}
+		if collect != nil {
+			collect.finish()
+		}
+		for k := lo; k < end; k++ {
+			w.add(k, held[k-lo])
+		}
+		if end < len(inv.terms) {
+			lo = end
+		}
+	}
+	seps := w.finish()
+
+	// The prefixes' terms are known only now, with the shards: those of
+	// the last range have their postings at hand, the others' best are
+	// collected by another pass.
+	prefixes := prefixChoices(inv.terms, inv.df, seps)
+	var missing []int
+	for _, p := range prefixes {
+		for _, k := range p.places {
+			if k < lo {
+				missing = append(missing, k)
+			}
+		}
+	}
+	var best *heads
+	if len(missing) > 0 {
+		best = newHeads(len(inv.terms), missing, prefixHead)
+		if _, err := inv.fill(0, 0, best); err != nil {
+			return nil, err
+		}
+		best.finish()
+	}
+	for _, p := range prefixes {
+		b := []byte{'['}
+		for i, k := range p.places {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			var head []Posting
+			if k >= lo {
+				head, _ = prefixHeads.split(held[k-lo], prefixHead, false)
+			} else {
+				head = best.head(k)
+			}
+			b = appendEntry(b, inv.terms[k], int(inv.df[k]), head, a.n, nil, nil)
+		}
+		put(jsonFile{"p/" + PrefixFile(p.prefix), append(b, ']')})
+	}
+	return seps, nil
 }
 
 // buildJSON makes the files of the JSON index of a, with the related
@@ -138,10 +242,6 @@ type analysed struct {
 // first key of each term shard: the dictionary's blocks, among which
 // spelling neighbours are sought (rank.go).
 func buildJSON(a analysed, facets []facet, page string, related map[string][]relatedTerm, emit func(jsonFile) error) (blocks []string, err error) {
-	terms, postings, err := invert(a.byID, a.lists)
-	if err != nil {
-		return nil, err
-	}
 	h := sha256.New()
 	put := func(f jsonFile) {
 		if err == nil {
@@ -150,9 +250,9 @@ func buildJSON(a analysed, facets []facet, page string, related map[string][]rel
 			err = emit(f)
 		}
 	}
-	shards := writeShards(terms, postings, a.n, related, put)
-	for _, f := range prefixFiles(terms, postings, shards, a.n) {
-		put(f)
+	shards, terr := writeTerms(a, related, put)
+	if terr != nil {
+		return nil, terr
 	}
 	for _, f := range cardFiles(a.n, a.doc) {
 		put(f)
@@ -259,14 +359,15 @@ func (s *splitter) split(ps []Posting, n int, withTail bool) (head, tail []Posti
 
 // appendEntry appends a term's entry [term, df, idf, head]; with related
 // terms, a fifth element holds each as [term, similarity, idf, its
-// model.RelatedHead best postings], split off their lists by heads.
-func appendEntry(b []byte, term string, ps, head []Posting, n int, related []relatedTerm, postingsOf func(string) []Posting, heads *splitter) []byte {
+// model.RelatedHead best postings], which relatedOf gives with the
+// related term's document frequency.
+func appendEntry(b []byte, term string, df int, head []Posting, n int, related []relatedTerm, relatedOf func(string) (df int, head []Posting)) []byte {
 	b = append(b, '[')
 	b = append(b, mustJSON(term)...)
 	b = append(b, ',')
-	b = strconv.AppendInt(b, int64(len(ps)), 10)
+	b = strconv.AppendInt(b, int64(df), 10)
 	b = append(b, ',')
-	b = strconv.AppendFloat(b, EntryIDF(n, len(ps)), 'f', -1, 64)
+	b = strconv.AppendFloat(b, EntryIDF(n, df), 'f', -1, 64)
 	b = append(b, ',')
 	b = appendPostings(b, head)
 	if len(related) > 0 {
@@ -275,14 +376,13 @@ func appendEntry(b []byte, term string, ps, head []Posting, n int, related []rel
 			if i > 0 {
 				b = append(b, ',')
 			}
-			rps := postingsOf(r.term)
-			rhead, _ := heads.split(rps, model.RelatedHead, false)
+			rdf, rhead := relatedOf(r.term)
 			b = append(b, '[')
 			b = append(b, mustJSON(r.term)...)
 			b = append(b, ',')
 			b = strconv.AppendFloat(b, r.similarity, 'f', -1, 64)
 			b = append(b, ',')
-			b = strconv.AppendFloat(b, EntryIDF(n, len(rps)), 'f', -1, 64)
+			b = strconv.AppendFloat(b, EntryIDF(n, rdf), 'f', -1, 64)
 			b = append(b, ',')
 			b = appendPostings(b, rhead)
 			b = append(b, ']')
@@ -292,60 +392,69 @@ func appendEntry(b []byte, term string, ps, head []Posting, n int, related []rel
 	return append(b, ']')
 }
 
-// writeShards cuts the sorted terms into shards of about shardTarget
-// bytes, hands each file to emit as it is made, and returns each shard's
-// separator (the shortest prefix of its first term greater than the
-// previous shard's last term).
-func writeShards(terms []string, postings [][]Posting, n int, related map[string][]relatedTerm, emit func(jsonFile)) []string {
-	postingsOf := func(t string) []Posting {
-		i, ok := slices.BinarySearchFunc(terms, t, compareUTF16)
-		if !ok {
-			return nil
-		}
-		return postings[i]
+// A shardWriter cuts the sorted terms into shards of about shardTarget
+// bytes as their postings are added, and hands each file to emit as it is
+// made.
+type shardWriter struct {
+	terms     []string
+	n         int
+	related   map[string][]relatedTerm
+	relatedOf func(string) (df int, head []Posting)
+	emit      func(jsonFile)
+
+	seps    []string // each shard's separator (see separator)
+	cur     []byte   // the shard being made
+	first   int      // its first term's place
+	entries int      // its terms
+	lists   splitter
+}
+
+// add adds the entry of terms[k], whose postings are ps; the terms must be
+// added in order.
+func (w *shardWriter) add(k int, ps []Posting) {
+	if w.entries == 0 {
+		w.cur = append(w.cur, '[')
+		w.first = k
+	} else {
+		w.cur = append(w.cur, ',')
 	}
-	var seps []string
-	var cur []byte
-	var first int
-	var lists, relatedHeads splitter
-	entries := 0
-	flush := func(end int) {
-		if entries == 0 {
-			return
-		}
-		sep := ""
-		if first > 0 {
-			sep = separator(terms[first-1], terms[first])
-		}
-		seps = append(seps, sep)
-		cur = append(cur, ']')
-		emit(jsonFile{"t/" + strconv.Itoa(len(seps)-1) + ".json", cur})
-		cur, entries, first = nil, 0, end
+	t := w.terms[k]
+	head, tail := w.lists.split(ps, headSize, true)
+	w.cur = appendEntry(w.cur, t, len(ps), head, w.n, w.related[t], w.relatedOf)
+	if tail != nil {
+		// About six bytes a posting: grown once, not a dozen times.
+		w.emit(jsonFile{fmt.Sprintf("x/%d-%d.json", len(w.seps), w.entries), appendPostings(make([]byte, 0, 6*len(tail)+2), tail)})
 	}
-	for i, t := range terms {
-		if entries == 0 {
-			cur = append(cur, '[')
-			first = i
-		} else {
-			cur = append(cur, ',')
-		}
-		head, tail := lists.split(postings[i], headSize, true)
-		cur = appendEntry(cur, t, postings[i], head, n, related[t], postingsOf, &relatedHeads)
-		if tail != nil {
-			// About six bytes a posting: grown once, not a dozen times.
-			emit(jsonFile{fmt.Sprintf("x/%d-%d.json", len(seps), entries), appendPostings(make([]byte, 0, 6*len(tail)+2), tail)})
-		}
-		entries++
-		if len(cur) >= shardTarget {
-			flush(i + 1)
-		}
+	w.entries++
+	if len(w.cur) >= shardTarget {
+		w.flush()
 	}
-	flush(len(terms))
-	if len(seps) == 0 {
-		seps = []string{""}
-		emit(jsonFile{"t/0.json", []byte("[]")})
+}
+
+func (w *shardWriter) flush() {
+	if w.entries == 0 {
+		return
 	}
-	return seps
+	sep := ""
+	if w.first > 0 {
+		sep = separator(w.terms[w.first-1], w.terms[w.first])
+	}
+	w.seps = append(w.seps, sep)
+	w.cur = append(w.cur, ']')
+	w.emit(jsonFile{"t/" + strconv.Itoa(len(w.seps)-1) + ".json", w.cur})
+	w.cur, w.entries = nil, 0
+}
+
+// finish writes the last shard and returns each shard's separator (the
+// shortest prefix of its first term greater than the previous shard's
+// last term).
+func (w *shardWriter) finish() []string {
+	w.flush()
+	if len(w.seps) == 0 {
+		w.seps = []string{""}
+		w.emit(jsonFile{"t/0.json", []byte("[]")})
+	}
+	return w.seps
 }
 
 // separator is the shortest prefix of next (in runes) that sorts after prev.
@@ -380,10 +489,19 @@ func prefixRange(seps []string, p string) (first, last int) {
 	return first, last
 }
 
-// prefixFiles writes the completions of every prefix whose terms span more
-// than prefixSpan shards: the prefixTerms terms in most documents, each
-// with its prefixHead highest impacts.
-func prefixFiles(terms []string, postings [][]Posting, seps []string, n int) []jsonFile {
+// A prefixChoice is a prefix whose terms span more than prefixSpan
+// shards, and the places of its completions: its prefixTerms terms in
+// most documents, in term order. Its file holds each with its prefixHead
+// highest impacts.
+type prefixChoice struct {
+	prefix string
+	places []int
+}
+
+// prefixChoices returns the prefixes of the sorted terms, whose document
+// frequencies are df, that span more than prefixSpan of the shards
+// separated by seps, with their completions.
+func prefixChoices(terms []string, df []int32, seps []string) []prefixChoice {
 	done := map[string]bool{}
 	var prefixes []string
 	for _, t := range terms {
@@ -401,29 +519,19 @@ func prefixFiles(terms []string, postings [][]Posting, seps []string, n int) []j
 			prefixes = append(prefixes, p)
 		}
 	}
-	var files []jsonFile
-	var heads splitter
+	choices := make([]prefixChoice, 0, len(prefixes))
 	for _, p := range prefixes {
 		lo, _ := slices.BinarySearchFunc(terms, p, compareUTF16)
 		var idx []int
 		for i := lo; i < len(terms) && strings.HasPrefix(terms[i], p); i++ {
 			idx = append(idx, i)
 		}
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(len(postings[b]), len(postings[a])) })
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(df[b], df[a]) })
 		idx = idx[:min(len(idx), prefixTerms)]
 		slices.Sort(idx)
-		b := []byte{'['}
-		for k, i := range idx {
-			if k > 0 {
-				b = append(b, ',')
-			}
-			head, _ := heads.split(postings[i], prefixHead, false)
-			b = appendEntry(b, terms[i], postings[i], head, n, nil, nil, nil)
-		}
-		b = append(b, ']')
-		files = append(files, jsonFile{"p/" + PrefixFile(p), b})
+		choices = append(choices, prefixChoice{p, slices.Clip(idx)})
 	}
-	return files
+	return choices
 }
 
 // PrefixFile names the completions file of prefix p: p itself when it is

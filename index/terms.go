@@ -2,7 +2,6 @@ package index
 
 import (
 	"math"
-	"slices"
 	"sort"
 	"sync"
 )
@@ -91,54 +90,6 @@ func recordTerms(recs []*record) termLists {
 		}
 		return nil
 	}
-}
-
-// invert returns the sorted terms of the documents' term lists and their
-// postings, each list in document order; byID are the dict's terms by
-// number. It reads the lists twice: counting first, so that nothing
-// grows, then laying every list out in one array.
-func invert(byID []string, lists termLists) (terms []string, postings [][]Posting, err error) {
-	df := make([]int32, len(byID))
-	err = lists(func(_ int, ids []uint32, _ []uint8) {
-		for _, id := range ids {
-			df[id]++
-		}
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	var used []uint32
-	for id, n := range df {
-		if n > 0 {
-			used = append(used, uint32(id))
-		}
-	}
-	slices.SortFunc(used, func(a, b uint32) int { return compareUTF16(byID[a], byID[b]) })
-	rank := make([]int32, len(byID))
-	terms = make([]string, len(used))
-	postings = make([][]Posting, len(used))
-	all := 0
-	for k, id := range used {
-		rank[id] = int32(k)
-		terms[k] = byID[id]
-		all += int(df[id])
-	}
-	flat := make([]Posting, all)
-	at := 0
-	for k, id := range used {
-		postings[k] = flat[at : at : at+int(df[id])]
-		at += int(df[id])
-	}
-	err = lists(func(i int, ids []uint32, q []uint8) {
-		for j, id := range ids {
-			k := rank[id]
-			postings[k] = append(postings[k], Posting{int32(i), q[j]})
-		}
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return terms, postings, nil
 }
 
 // CompareUTF16 orders strings as JavaScript compares them (by UTF-16 code

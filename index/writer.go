@@ -545,15 +545,16 @@ func (bb *bleveBuild) zipEntry(f bleveFile) (*zipped, error) {
 	if z, ok := memo.Lookup[*zipped](bb.m, key); ok {
 		return z, nil
 	}
-	data := f.data
-	if data == nil {
-		var b bytes.Buffer
-		if err := bb.out.CopyFile(&b, p); err != nil {
+	var z *zipped
+	if f.data != nil {
+		z = deflate(f.data)
+	} else {
+		d := newDeflater()
+		if err := bb.out.CopyFile(d, p); err != nil {
 			return nil, err
 		}
-		data = b.Bytes()
+		z = d.zipped()
 	}
-	z := deflate(data)
 	bb.m.Put(key, z)
 	return z, nil
 }
