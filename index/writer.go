@@ -101,7 +101,7 @@ type builder struct {
 	sample relatedSample
 	// spill, without a memo, takes each record's terms as soon as the
 	// skill is analysed: the record goes (but for the sample's, which
-	// mining reads, their counts dropped), and so does the document,
+	// mining reads, their impacts dropped), and so does the document,
 	// made again from the summary when the JSON index needs it.
 	spill *spill
 
@@ -420,7 +420,8 @@ func (bb *bleveBuild) chunkKey(k int) string {
 	return cp.key
 }
 
-// write writes the JSON index, then the rest of the bleve index.
+// write writes the JSON index and, beside it, the bleve index's
+// segments, then the rest of the bleve index.
 func (b *builder) write(out *output.Writer) error {
 	related := b.relatedTerms()
 	a := analysed{n: len(b.recs), byID: b.dict.snapshot(), doc: b.doc}
