@@ -15,7 +15,8 @@ import (
 // TestPassReadsEachSkillOnce: a build reads the content of each skill
 // once, in its pass (Load, for the skills it does not publish); serve's
 // rebuild reads only the skills that changed and the skills whose bleve
-// chunk they share, the others' work coming from the memo.
+// chunk they share, the others' work coming from the memo: after an edit,
+// and after a skill is added or removed some builds later.
 func TestPassReadsEachSkillOnce(t *testing.T) {
 	sources := mixedSources(t, 120)
 	info, err := siteinfo.New("Test", "https://example.org/x/")
@@ -76,6 +77,30 @@ func TestPassReadsEachSkillOnce(t *testing.T) {
 		t.Errorf("a rebuild after one edit read the content of %d of %d skills", n, len(res.Catalog.Skills))
 	}
 	t.Logf("a rebuild after one edit read the content of %d of %d skills", n, len(res.Catalog.Skills))
+
+	// A skill added, then removed: where the other skills' links lead may
+	// change, but finding their links needs no content, however many
+	// builds ago it was last read.
+	added := filepath.Join(src, "aaa-added")
+	if err := os.Mkdir(added, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(added, "SKILL.md"), []byte("---\nname: aaa-added\ndescription: A skill added between two builds.\n---\n# Added\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, change := range []string{"added", "removed"} {
+		if change == "removed" {
+			if err := os.RemoveAll(added); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res = rebuild()
+		n := contentReads.Load()
+		if n >= int64(len(res.Catalog.Skills))/2 {
+			t.Errorf("a rebuild after a skill was %s read the content of %d of %d skills", change, n, len(res.Catalog.Skills))
+		}
+		t.Logf("a rebuild after a skill was %s read the content of %d of %d skills", change, n, len(res.Catalog.Skills))
+	}
 }
 
 // TestSourceChangedDuringBuild: a SKILL.md saved again after the build

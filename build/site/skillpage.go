@@ -432,40 +432,46 @@ func (r *renderer) linkResolver(s *catalog.Skill, files map[string]bool) func(st
 //
 // What a link resolves to depends on the skill and on which skills live
 // in which folders with which files (r.linkWorld): serve's memo keeps the
-// answer while both stay the same.
+// answer while both stay the same. The links themselves are asked for in
+// every build, not only when the answer must be worked out again: the
+// memo forgets what a build does not use, and finding them again after a
+// skill came or went would read the content of every skill.
 func (r *renderer) linkEnv(s *pass.Skill) (string, error) {
+	targets, err := r.outwardLinks(s)
+	if err != nil || len(targets) == 0 {
+		return "", err
+	}
 	key := "site-1:env:" + s.Key + ":" + s.Name + ":" + r.linkWorld + ":" + r.key
 	if s.Key != "" {
 		if env, ok := memo.Lookup[string](r.memo, key); ok {
 			return env, nil
 		}
 	}
-	env, err := r.resolveLinkEnv(s)
-	if err != nil {
-		return "", err
-	}
+	env := r.resolveLinkEnv(s.Skill, targets)
 	if s.Key != "" {
 		r.memo.Put(key, env)
 	}
 	return env, nil
 }
 
-func (r *renderer) resolveLinkEnv(s *pass.Skill) (string, error) {
-	files := map[string]bool{}
-	for _, f := range s.Files {
-		files[f.Path] = true
-	}
-	resolve := r.linkResolver(s.Skill, files)
-	targets, err := r.outwardLinks(s, files)
-	if err != nil {
-		return "", err
-	}
+// resolveLinkEnv is linkEnv worked out: each target, and where it leads.
+func (r *renderer) resolveLinkEnv(s *catalog.Skill, targets []string) string {
+	resolve := r.linkResolver(s, ownFiles(s))
 	var b strings.Builder
 	for _, target := range targets {
 		u, _ := resolve(target)
 		b.WriteString(target + "\x00" + u + "\x00")
 	}
-	return b.String(), nil
+	return b.String()
+}
+
+// ownFiles is the set of the skill's files, by path.
+func ownFiles(s *catalog.Skill) map[string]bool {
+	files := make(map[string]bool, len(s.Files))
+	for _, f := range s.Files {
+		files[f.Path] = true
+	}
+	return files
 }
 
 // linkMention links a mention of a plugin's skill (PLUGIN:SKILL) to the
@@ -500,7 +506,7 @@ func (r *renderer) termsEnv(s *catalog.Skill) string {
 // outwardLinks returns the targets of the body's relative links that are
 // not the skill's own files. They depend on the skill's content alone, so
 // serve's memo keeps them: finding links parses the body.
-func (r *renderer) outwardLinks(s *pass.Skill, files map[string]bool) ([]string, error) {
+func (r *renderer) outwardLinks(s *pass.Skill) ([]string, error) {
 	key := "site-1:links:" + s.Key
 	if s.Key != "" {
 		if targets, ok := memo.Lookup[[]string](r.memo, key); ok {
@@ -511,6 +517,7 @@ func (r *renderer) outwardLinks(s *pass.Skill, files map[string]bool) ([]string,
 	if err != nil {
 		return nil, err
 	}
+	files := ownFiles(s.Skill)
 	var targets []string
 	for _, l := range lint.LocalLinks(k.Body, k.BodyLine) {
 		if !files[l.Target] {
