@@ -2,13 +2,16 @@ package index
 
 import (
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
 // TestFacetNamesMatchFacets: a document's facet values worked out for it
-// alone are the values the facets list it under, spelt and ordered as
-// the facets have them; a value the facets do not know (a type derived
-// after they were made) is spelt as the document has it.
+// alone are the values the facets list it under, spelt as the facets have
+// them, in the order the document gives them; a value the facets do not
+// know (a type derived after they were made) is spelt as the document has
+// it.
 func TestFacetNamesMatchFacets(t *testing.T) {
 	docs := []*document{
 		{Name: "a", Tags: []string{"Go", "web"}, Type: "cli", Status: "approved"},
@@ -40,8 +43,39 @@ func TestFacetNamesMatchFacets(t *testing.T) {
 	}
 	fn := newFacetNames(facets)
 	for i, d := range docs {
-		if got := fn.of(d); !reflect.DeepEqual(got, want[i]) {
+		got := fn.of(d)
+		sorted := map[string][]string{}
+		for id, names := range got {
+			sorted[id] = slices.Sorted(slices.Values(names))
+		}
+		for id := range want[i] {
+			slices.Sort(want[i][id])
+		}
+		if !reflect.DeepEqual(sorted, want[i]) {
 			t.Errorf("%s: %v, the facets list it under %v", d.Name, got, want[i])
+		}
+		// In the document's order: its first spelling of each value.
+		for _, def := range facetDefs {
+			var order []string
+			for _, v := range def.values(d) {
+				if !slices.ContainsFunc(order, func(o string) bool { return strings.EqualFold(o, v) }) {
+					order = append(order, v)
+				}
+			}
+			if names := got[def.id]; len(names) != len(order) || !slices.EqualFunc(names, order, strings.EqualFold) {
+				t.Errorf("%s: %s %v, not in the document's order %v", d.Name, def.id, names, order)
+			}
+		}
+	}
+	// The facets ordered otherwise (a skill added elsewhere may make
+	// "web" outnumber "go"): each document's values are the same.
+	for _, f := range facets {
+		slices.Reverse(f.values)
+	}
+	reordered := newFacetNames(facets)
+	for _, d := range docs {
+		if got, was := reordered.of(d), fn.of(d); !reflect.DeepEqual(got, was) {
+			t.Errorf("%s: %v with the facets reordered, %v before", d.Name, got, was)
 		}
 	}
 	late := &document{Name: "late", Type: "hybrid", Tags: []string{"GO"}}

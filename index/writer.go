@@ -8,14 +8,12 @@ package index
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -698,55 +696,45 @@ func (bb *bleveBuild) segmentKey(ch span) string {
 }
 
 // facetNames spell a document's facet values as the facets spell them
-// (the spelling most documents use) and list them in the facets' order:
-// worked out for one document when its bleve document is made, rather than
-// kept for every document of the catalog.
-type facetNames map[string]map[string]facetName // by facet id, then lowercased value
-
-// facetName is a facet value's spelling and its place in its facet.
-type facetName struct {
-	name string
-	rank int
-}
+// (the spelling most documents use): worked out for one document when its
+// bleve document is made, rather than kept for every document of the
+// catalog.
+type facetNames map[string]map[string]string // by facet id, then lowercased value
 
 func newFacetNames(facets []facet) facetNames {
 	fn := facetNames{}
 	for _, f := range facets {
-		names := make(map[string]facetName, len(f.values))
-		for i, v := range f.values {
-			names[strings.ToLower(v.name)] = facetName{v.name, i}
+		names := make(map[string]string, len(f.values))
+		for _, v := range f.values {
+			names[strings.ToLower(v.name)] = v.name
 		}
 		fn[f.id] = names
 	}
 	return fn
 }
 
-// of returns d's facet values by facet id. A value the facets do not know
-// is spelt as d spells it, after those they do: a type derived in the
-// pass, after the facets were made up front, is one of the schema's, which
-// have one spelling each.
+// of returns d's facet values by facet id, each once, in d's order. A
+// value the facets do not know is spelt as d spells it: a type derived in
+// the pass, after the facets were made up front, is one of the schema's,
+// which have one spelling each. The order is d's own, not the facets'
+// (most documents first), so that a skill added or removed elsewhere, which
+// may reorder the facets, changes no other skill's bleve document.
 func (fn facetNames) of(d *document) map[string][]string {
 	out := map[string][]string{}
 	for _, def := range facetDefs {
-		var found []facetName
+		var names []string
 		for _, v := range def.values(d) {
-			n, ok := fn[def.id][strings.ToLower(v)]
+			name, ok := fn[def.id][strings.ToLower(v)]
 			if !ok {
-				n = facetName{v, math.MaxInt}
+				name = v
 			}
-			if !slices.ContainsFunc(found, func(f facetName) bool { return strings.EqualFold(f.name, n.name) }) {
-				found = append(found, n)
+			if !slices.ContainsFunc(names, func(n string) bool { return strings.EqualFold(n, name) }) {
+				names = append(names, name)
 			}
 		}
-		if len(found) == 0 {
-			continue
+		if len(names) > 0 {
+			out[def.id] = names
 		}
-		slices.SortStableFunc(found, func(a, b facetName) int { return cmp.Compare(a.rank, b.rank) })
-		names := make([]string, len(found))
-		for i, f := range found {
-			names[i] = f.name
-		}
-		out[def.id] = names
 	}
 	return out
 }
