@@ -39,9 +39,9 @@ const (
 	// when similarities are computed: a word amid thousands of terms
 	// tells them apart little, and costs the square of its count.
 	relatedMaxContexts = 2000
-	// The text mined is a sample of the catalog: its skills, up to
-	// relatedSampleSkills of them (chosen by the hash of their names),
-	// each up to relatedMaxTerms terms.
+	// The text mined is a sample of the catalog: its skills, about
+	// relatedSampleSkills of them (chosen by the hash of their names; see
+	// newRelatedSample), each up to relatedMaxTerms terms.
 	relatedSampleSkills = 1000
 	relatedMaxTerms     = 2048
 )
@@ -77,11 +77,28 @@ type relatedSample struct {
 	keep uint64
 }
 
+// newRelatedSample returns the sample of a catalog of skills. The share
+// kept is worked out from the catalog's size rounded down to two
+// significant digits, so that a skill added or removed rarely changes
+// which other skills are mined (and the related terms with them, which
+// serve would mine again): at 10,000 skills, only when the catalog
+// crosses a thousand. The sample is then up to a tenth larger than
+// relatedSampleSkills.
 func newRelatedSample(skills int) relatedSample {
-	if skills <= relatedSampleSkills {
+	n := twoDigits(skills)
+	if n <= relatedSampleSkills {
 		return relatedSample{keep: 1e6}
 	}
-	return relatedSample{keep: uint64(relatedSampleSkills) * 1e6 / uint64(skills)}
+	return relatedSample{keep: uint64(relatedSampleSkills) * 1e6 / uint64(n)}
+}
+
+// twoDigits rounds n down to two significant digits.
+func twoDigits(n int) int {
+	unit := 1
+	for n/unit >= 100 {
+		unit *= 10
+	}
+	return n / unit * unit
 }
 
 // keeps reports whether the text of the skill named name is mined.

@@ -129,6 +129,28 @@ func TestRelatedSample(t *testing.T) {
 	if kept < relatedSampleSkills*8/10 || kept > relatedSampleSkills*12/10 {
 		t.Errorf("a catalog of %d skills keeps %d, want about %d", 20*relatedSampleSkills, kept, relatedSampleSkills)
 	}
+	// A skill more or less keeps the same sample, but when the catalog
+	// crosses a round number (two significant digits).
+	for _, c := range []struct {
+		a, b int
+		same bool
+	}{
+		{10000, 10001, true}, {10000, 10999, true}, {9999, 10000, false}, {10999, 11000, false},
+		{1000, 1099, true}, {1099, 1100, false}, {999, 1000, true}, {1, 999, true},
+		{123456, 129999, true}, {129999, 130000, false},
+	} {
+		if same := newRelatedSample(c.a) == newRelatedSample(c.b); same != c.same {
+			t.Errorf("samples of %d and %d skills: same %v, want %v", c.a, c.b, same, c.same)
+		}
+	}
+	// Never much more than relatedSampleSkills: at most a tenth more,
+	// just below a round number.
+	for _, n := range []int{1099, 10999, 109999} {
+		want := uint64(relatedSampleSkills*11) * 1e6 / 10 / uint64(n)
+		if got := newRelatedSample(n).keep; got > want+1 {
+			t.Errorf("a catalog of %d skills keeps %d millionths, more than %d", n, got, want)
+		}
+	}
 }
 
 // TestSequence cuts a document into sentences of terms.
