@@ -248,3 +248,32 @@ func benchFile(b *testing.B, name, suffix string) *os.File {
 	}
 	return f
 }
+
+// BenchmarkRebuildAfterEdits is BenchmarkRebuildAfterOneEdit as
+// internal/servebench edits: each rebuild after one change, a sentence no
+// skill has saved into a skill, then the skill restored, a different skill
+// across the catalog each time.
+func BenchmarkRebuildAfterEdits(b *testing.B) {
+	var restore []byte
+	var edit string
+	benchmarkRebuild(b, func(b *testing.B, src string, i int) []string {
+		if restore != nil {
+			if err := os.WriteFile(edit, restore, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			restore = nil
+			return []string{edit}
+		}
+		folders := skillFolders(b, src)
+		edit = filepath.Join(src, folders[(i+1)*7919%len(folders)], "SKILL.md")
+		data, err := os.ReadFile(edit)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(edit, fmt.Appendf(bytes.Clone(data), "\nBenchmark sentence %d-%d.\n", i, time.Now().UnixNano()), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		restore = data
+		return []string{edit}
+	})
+}
