@@ -21,6 +21,7 @@ import (
 // hold (long bodies, tables, code, many facets), which the demo does not.
 var corpusSite struct {
 	once sync.Once
+	dir  string // removed by TestMain
 	srv  *browsertest.Server
 	err  error
 }
@@ -35,6 +36,7 @@ func corpus(t *testing.T) *browsertest.Server {
 			corpusSite.err = err
 			return
 		}
+		corpusSite.dir = dir
 		corpusSite.srv, corpusSite.err = browsertest.Serve(filepath.Join(dir, "site"), base)
 		if corpusSite.err != nil {
 			return

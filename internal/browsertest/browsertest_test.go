@@ -39,6 +39,12 @@ func TestMain(m *testing.M) {
 	if shared.dir != "" {
 		os.RemoveAll(shared.dir)
 	}
+	if corpusSite.srv != nil {
+		corpusSite.srv.Close()
+	}
+	if corpusSite.dir != "" {
+		os.RemoveAll(corpusSite.dir)
+	}
 	os.Exit(code)
 }
 
