@@ -254,26 +254,31 @@ func benchFile(b *testing.B, name, suffix string) *os.File {
 // skill has saved into a skill, then the skill restored, a different skill
 // across the catalog each time.
 func BenchmarkRebuildAfterEdits(b *testing.B) {
-	var restore []byte
-	var edit string
+	// The edit each catalog (by folder) has to restore: a sub-benchmark
+	// may end with one, which the next run on the same catalog restores.
+	type edited struct {
+		file string
+		data []byte
+	}
+	pending := map[string]edited{}
 	benchmarkRebuild(b, func(b *testing.B, src string, i int) []string {
-		if restore != nil {
-			if err := os.WriteFile(edit, restore, 0o644); err != nil {
+		if e, ok := pending[src]; ok {
+			if err := os.WriteFile(e.file, e.data, 0o644); err != nil {
 				b.Fatal(err)
 			}
-			restore = nil
-			return []string{edit}
+			delete(pending, src)
+			return []string{e.file}
 		}
 		folders := skillFolders(b, src)
-		edit = filepath.Join(src, folders[(i+1)*7919%len(folders)], "SKILL.md")
-		data, err := os.ReadFile(edit)
+		file := filepath.Join(src, folders[(i+1)*7919%len(folders)], "SKILL.md")
+		data, err := os.ReadFile(file)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := os.WriteFile(edit, fmt.Appendf(bytes.Clone(data), "\nBenchmark sentence %d-%d.\n", i, time.Now().UnixNano()), 0o644); err != nil {
+		if err := os.WriteFile(file, fmt.Appendf(bytes.Clone(data), "\nBenchmark sentence %d-%d.\n", i, time.Now().UnixNano()), 0o644); err != nil {
 			b.Fatal(err)
 		}
-		restore = data
-		return []string{edit}
+		pending[src] = edited{file, data}
+		return []string{file}
 	})
 }

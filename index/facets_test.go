@@ -68,7 +68,8 @@ func TestFacetNamesMatchFacets(t *testing.T) {
 		}
 	}
 	// The facets ordered otherwise (a skill added elsewhere may make
-	// "web" outnumber "go"): each document's values are the same.
+	// "web" outnumber "go"), their spellings the same: each document's
+	// values are the same.
 	for _, f := range facets {
 		slices.Reverse(f.values)
 	}

@@ -21,7 +21,7 @@ type record struct {
 	impacts []uint8
 	// seq is the document's text as term numbers, sentence after
 	// sentence (seqBreak between them), for mining related terms; only
-	// in the records of the sample (hasSeq, see keepsText).
+	// in the records of the sample (hasSeq, see relatedSample.keeps).
 	seq    []uint32
 	hasSeq bool
 }

@@ -145,7 +145,7 @@ func TestRelatedSample(t *testing.T) {
 	}
 	// Never much more than relatedSampleSkills: at most a tenth more,
 	// just below a round number.
-	for _, n := range []int{1099, 10999, 109999} {
+	for _, n := range []int{1099, 1999, 10999, 19999, 99999, 109999} {
 		want := uint64(relatedSampleSkills*11) * 1e6 / 10 / uint64(n)
 		if got := newRelatedSample(n).keep; got > want+1 {
 			t.Errorf("a catalog of %d skills keeps %d millionths, more than %d", n, got, want)

@@ -718,7 +718,8 @@ func newFacetNames(facets []facet) facetNames {
 // the pass, after the facets were made up front, is one of the schema's,
 // which have one spelling each. The order is d's own, not the facets'
 // (most documents first), so that a skill added or removed elsewhere, which
-// may reorder the facets, changes no other skill's bleve document.
+// may reorder the facets, changes no other skill's bleve document (unless
+// it changes which spelling of a value most documents use).
 func (fn facetNames) of(d *document) map[string][]string {
 	out := map[string][]string{}
 	for _, def := range facetDefs {
