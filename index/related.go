@@ -189,10 +189,10 @@ func mineRelated(recs []*record) map[string][]relatedTerm {
 			df[id]++
 		}
 	}
-	// Co-occurrence counts within the window, both ways.
+	// Co-occurrence counts within the window, each pair of places counted
+	// once, under its terms in order (the lower id first): the counts
+	// both ways are the same, and this halves the map's work.
 	pairs := map[uint64]float64{}
-	counts := map[uint32]float64{}
-	total := 0.0
 	for _, r := range recs {
 		seq := r.seq
 		for start := 0; start < len(seq); {
@@ -205,37 +205,66 @@ func mineRelated(recs []*record) map[string][]relatedTerm {
 				if df[a] < relatedMinDF {
 					continue
 				}
-				for j := max(0, i-relatedWindow); j < min(len(s), i+relatedWindow+1); j++ {
-					if b := s[j]; j != i && df[b] >= relatedMinDF {
-						pairs[uint64(a)<<32|uint64(b)]++
-						counts[a]++
-						total++
+				for j := i + 1; j < min(len(s), i+relatedWindow+1); j++ {
+					if b := s[j]; df[b] >= relatedMinDF {
+						pairs[uint64(min(a, b))<<32|uint64(max(a, b))]++
 					}
 				}
 			}
 			start = end + 1
 		}
 	}
+	// The terms counted, numbered densely (the dictionary holds the whole
+	// catalog's terms, most of them not in the sample).
+	dense := make([]int32, len(byID))
+	var terms []uint32 // by dense number
+	for id, n := range df {
+		if n >= relatedMinDF {
+			dense[id] = int32(len(terms))
+			terms = append(terms, uint32(id))
+		}
+	}
+	// Both ways again: n for (a, b) and (b, a), and twice n for a term
+	// near itself, which each of its places counted. The counts are
+	// whole numbers, so their sums do not depend on the order.
+	counts := make([]float64, len(terms))
+	total := 0.0
+	for k, n := range pairs {
+		a, b := uint32(k>>32), uint32(k)
+		counts[dense[a]] += n
+		counts[dense[b]] += n
+		total += 2 * n
+	}
 	// Each term's context vector: PPMI, positive only, by context term.
 	type weight struct {
 		term uint32
 		w    float64
 	}
-	vectors := map[uint32][]weight{}
-	for k, n := range pairs {
-		a, b := uint32(k>>32), uint32(k)
-		if pmi := math.Log(n * total / (counts[a] * counts[b])); pmi > 0 {
-			vectors[a] = append(vectors[a], weight{b, pmi})
+	vectors := make([][]weight, len(terms))
+	addPMI := func(a, b uint32, n float64) {
+		if pmi := math.Log(n * total / (counts[dense[a]] * counts[dense[b]])); pmi > 0 {
+			vectors[dense[a]] = append(vectors[dense[a]], weight{b, pmi})
 		}
 	}
-	targets := make([]uint32, 0, len(vectors))
-	for a := range vectors {
-		targets = append(targets, a)
+	for k, n := range pairs {
+		a, b := uint32(k>>32), uint32(k)
+		if a == b {
+			addPMI(a, a, 2*n)
+			continue
+		}
+		addPMI(a, b, n)
+		addPMI(b, a, n)
+	}
+	var targets []uint32
+	for d, v := range vectors {
+		if len(v) > 0 {
+			targets = append(targets, terms[d])
+		}
 	}
 	slices.SortFunc(targets, func(a, b uint32) int { return strings.Compare(byID[a], byID[b]) })
 	norms := make([]float64, len(targets))
 	for i, a := range targets {
-		v := vectors[a]
+		v := vectors[dense[a]]
 		slices.SortFunc(v, func(x, y weight) int { return cmp.Compare(x.term, y.term) })
 		for _, x := range v {
 			norms[i] += x.w * x.w
@@ -248,10 +277,10 @@ func mineRelated(recs []*record) map[string][]relatedTerm {
 		i int32
 		w float64
 	}
-	contexts := map[uint32][]place{}
+	contexts := make([][]place, len(terms))
 	for i, a := range targets {
-		for _, x := range vectors[a] {
-			contexts[x.term] = append(contexts[x.term], place{int32(i), x.w})
+		for _, x := range vectors[dense[a]] {
+			contexts[dense[x.term]] = append(contexts[dense[x.term]], place{int32(i), x.w})
 		}
 	}
 	found := make([][]relatedTerm, len(targets))
@@ -266,8 +295,8 @@ func mineRelated(recs []*record) map[string][]relatedTerm {
 		dot := buffers.Get().([]float64)
 		defer buffers.Put(dot)
 		var touched []int32
-		for _, x := range vectors[targets[i]] {
-			c := contexts[x.term]
+		for _, x := range vectors[dense[targets[i]]] {
+			c := contexts[dense[x.term]]
 			if len(c) > relatedMaxContexts {
 				continue
 			}
