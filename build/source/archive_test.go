@@ -186,7 +186,10 @@ func FuzzReadArchive(f *testing.F) {
 		files, _, _ := readArchive(p, "fuzz.skill", DefaultArchiveLimits)
 		var total int
 		for name, b := range files {
-			if !fs.ValidPath(name) || strings.Contains(name, "..") {
+			// ValidPath rejects "..", "." and empty elements and a leading
+			// slash; a name may still hold two dots ("..UT" is a file). A
+			// backslash would separate folders on Windows.
+			if !fs.ValidPath(name) || strings.Contains(name, `\`) {
 				t.Fatalf("unsafe name accepted: %q", name)
 			}
 			total += len(b)
