@@ -47,6 +47,9 @@ var (
 // corpusSite is the site of the corpus, built once per test binary.
 func corpusSite(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds the whole corpus")
+	}
 	src := testutil.Testdata(t, "corpus", "skills")
 	corpusOnce.Do(func() { corpusDir = buildSite(t, filepath.Join(scratch, "corpus"), src) })
 	if corpusDir == "" {

@@ -16,9 +16,9 @@ import (
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
-// jsonTestCatalogs loads the corpus, a generated catalog and the
-// adversarial one, for the tests that compare JSON written directly with
-// encoding/json's.
+// jsonTestCatalogs loads a generated catalog, the adversarial one and,
+// but under -short, the corpus, for the tests that compare JSON written
+// directly with encoding/json's.
 func jsonTestCatalogs(t *testing.T) []*catalog.Catalog {
 	gen := filepath.Join(t.TempDir(), "gen")
 	if err := catalogen.Generate(gen, 60, 7); err != nil {
@@ -28,8 +28,12 @@ func jsonTestCatalogs(t *testing.T) []*catalog.Catalog {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sources := [][]string{{gen}, bad.Sources}
+	if !testing.Short() {
+		sources = append(sources, []string{testutil.Testdata(t, "corpus")})
+	}
 	var catalogs []*catalog.Catalog
-	for _, srcs := range [][]string{{testutil.Testdata(t, "corpus")}, {gen}, bad.Sources} {
+	for _, srcs := range sources {
 		catalogs = append(catalogs, testcatalog.Load(t, build.LoadOptions{Sources: srcs}))
 	}
 	return catalogs

@@ -26,7 +26,7 @@ func TestWordFunctionsMatchRegexps(t *testing.T) {
 		{redirectRe, isRedirect},
 	}
 	scriptRe := regexp.MustCompile(`\.(py|js|mjs|cjs|ts|sh|rb|pl)$`)
-	for _, w := range testutil.RandomWords(21, 100000, 5, pieces) {
+	for _, w := range testutil.RandomWords(21, testutil.Rounds(100000), 5, pieces) {
 		for _, c := range checks {
 			if got, want := c.fn(w), c.re.MatchString(w); got != want {
 				t.Fatalf("%q: function says %v, %s says %v", w, got, c.re, want)
@@ -52,7 +52,7 @@ func TestGuardedMatchRegexps(t *testing.T) {
 		"os.Getenv(", "env::var(", "System.getenv(", "Environment.GetEnvironmentVariable(", "export ", "export", "=", "local ",
 		"readonly ", "declare -x ", "for ", " in ", "read ", "-r ", "N", "\t", "$", "os.", "env", "process"}
 	all := append(append([]guarded{exportRe}, codeEnvRes...), localRes...)
-	for _, line := range testutil.RandomWords(31, 100000, 6, pieces) {
+	for _, line := range testutil.RandomWords(31, testutil.Rounds(100000), 6, pieces) {
 		for _, g := range all {
 			if got, want := g.findAll(line), g.re.FindAllStringSubmatch(line, -1); fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Fatalf("%s on %q: %q, without the guard %q", g.re, line, got, want)
@@ -66,7 +66,7 @@ func TestGuardedMatchRegexps(t *testing.T) {
 func TestDescriptionScannersMatchRegexps(t *testing.T) {
 	pieces := []string{"a", "z", "b9", "0", "-", "--", ".", ". ", "(", "`", "'", "\"", "/", ",", " ", "\t", "\n", "\v", "\f", "\r",
 		"é", "A", "_", ".py", ".json", ".abcdefg", "x-y", "-z", "é.md"}
-	for _, s := range testutil.RandomWords(41, 100000, 8, pieces) {
+	for _, s := range testutil.RandomWords(41, testutil.Rounds(100000), 8, pieces) {
 		var got []string
 		eachWord(s, func(w string) bool { got = append(got, w); return true })
 		if want := wordRe.FindAllString(s, -1); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -83,7 +83,7 @@ func TestDescriptionScannersMatchRegexps(t *testing.T) {
 func TestMarkedOptionalMatchesToLower(t *testing.T) {
 	pieces := []string{"optional", "OPTIONAL", "Optional", "(optional)", "(OPTİONAL)", "optİonal", "(", ")", "opt", "ional", " ", "x", "é", "\xff", "(Opt",
 		"\u212a", "Ⱥ", "(o", "ptional)", "ο"}
-	for _, s := range testutil.RandomWords(71, 100000, 5, pieces) {
+	for _, s := range testutil.RandomWords(71, testutil.Rounds(100000), 5, pieces) {
 		lt := strings.ToLower(s)
 		if got, want := markedOptional(s), strings.HasPrefix(lt, "optional") || strings.Contains(lt, "(optional)"); got != want {
 			t.Fatalf("markedOptional(%q) = %v, want %v", s, got, want)

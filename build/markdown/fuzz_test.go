@@ -29,14 +29,16 @@ var fuzzSeeds = []string{
 
 // FuzzRender renders arbitrary bodies and fails on anything unsafe in the
 // output (see checkSafe), on an error, or on a panic. Its seeds are the
-// bodies above and every SKILL.md body of the corpus
+// bodies above and, but under -short, every SKILL.md body of the corpus
 // (testdata/corpus/skills), so a plain go test runs them all.
 func FuzzRender(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	for _, body := range corpusBodies(f) {
-		f.Add(body)
+	if !testing.Short() {
+		for _, body := range corpusBodies(f) {
+			f.Add(body)
+		}
 	}
 	// Every mention resolves, so that the fuzzer reaches linkMentions.
 	opt := testOptions

@@ -28,6 +28,9 @@ var corpusSite struct {
 
 func corpus(t *testing.T) *browsertest.Server {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: builds the whole corpus")
+	}
 	browsertest.Require(t)
 	root := testutil.Testdata(t, "corpus")
 	corpusSite.once.Do(func() {

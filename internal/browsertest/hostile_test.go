@@ -17,6 +17,9 @@ import (
 // not open a dialog, throw, log an error (a CSP violation included) or
 // reach another origin on any page.
 func TestHostileSitePages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: builds the adversarial catalog")
+	}
 	_, b := demo(t) // the shared browser; skips without Chromium
 	dir := t.TempDir()
 	cat, err := hostile.Write(filepath.Join(dir, "src"), hostile.Options{})
