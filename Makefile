@@ -14,10 +14,11 @@ vet:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
 # The race detector runs over the -short suite, where the tests that
-# build the whole corpus skip and the random comparisons of a fast path
-# with the plain code shrink: they would take it most of CI's time, and
-# what runs concurrently (the build's pass, serve, the index writers) is
-# raced by the short tests too. Then every test runs in full without it.
+# build the corpus's site skip and the longest random comparisons of a
+# fast path with the plain code shrink: they would take it most of CI's
+# time, and what runs concurrently (the build's pass, the output and
+# index writers, serve under load) is raced by the short tests too. Then
+# every test runs in full without it.
 # The tests run every fuzz target over its seed corpus too, then each
 # fuzz target tries 3,000 new inputs (CI's short run; make fuzz is the
 # long one). A count, not a time: a 5 s run failed once with the fuzz

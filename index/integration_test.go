@@ -187,7 +187,9 @@ func readFiles(t *testing.T, dir string) map[string][]byte {
 // TestSearchDeterministic builds the same catalog twice and compares every
 // byte under search/, the bleve index and its archive included. The
 // catalog is large enough for the bleve index to have many segments,
-// built in parallel.
+// built in parallel; under -short it is not (one merged segment), and
+// TestRebuildReusesSegments's catalog, with several, is what the race
+// detector sees merged in parallel.
 func TestSearchDeterministic(t *testing.T) {
 	n := 2100
 	if testing.Short() {

@@ -53,8 +53,8 @@ func firstDifference(got, want []byte) string {
 }
 
 // TestSkillJSONMatchesMarshal: NAME.json, written directly, has the bytes
-// encoding/json gives, for every skill of the corpus, a generated catalog
-// and the adversarial one.
+// encoding/json gives, for every skill of a generated catalog, the
+// adversarial one and (but under -short) the corpus.
 func TestSkillJSONMatchesMarshal(t *testing.T) {
 	site, err := siteinfo.New("Test", "https://example.org/x/")
 	if err != nil {

@@ -87,10 +87,10 @@ var revRe = regexp.MustCompile(`rev(\d{4})`)
 // file (a torn read) serves. Live reload must announce every change, and
 // once serve returns its goroutines, descriptors and temporary site must
 // be gone.
+//
+// It runs under -short too: it is the one test that requests pages while
+// a rebuild runs, which `make test` must race.
 func TestServeUnderLoad(t *testing.T) {
-	if testing.Short() {
-		t.Skip("load test")
-	}
 	root := testutil.WriteTxtar(t, t.TempDir(), loadCatalog)
 	src, stage := filepath.Join(root, "src"), filepath.Join(root, "stage")
 	// serve's temporary site goes here, so the test can see it removed.
