@@ -3,7 +3,9 @@ package api_test
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/skilldex/skilldex/build"
@@ -16,27 +18,58 @@ import (
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
-// jsonTestCatalogs loads a generated catalog, the adversarial one and,
+// jsonTestCatalogs returns a generated catalog, the adversarial one and,
 // but under -short, the corpus, for the tests that compare JSON written
-// directly with encoding/json's.
+// directly with encoding/json's. They are loaded once for all of them
+// (loading the adversarial catalog took most of their time under the
+// race detector), and only read.
 func jsonTestCatalogs(t *testing.T) []*catalog.Catalog {
-	gen := filepath.Join(t.TempDir(), "gen")
-	if err := catalogen.Generate(gen, 60, 7); err != nil {
-		t.Fatal(err)
+	t.Helper()
+	jsonCatalogs.once.Do(func() {
+		loaded := false
+		defer func() { jsonCatalogs.failed = !loaded }()
+		dir, err := os.MkdirTemp("", "skilldex-api-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		jsonCatalogs.dir = dir
+		gen := filepath.Join(dir, "gen")
+		if err := catalogen.Generate(gen, 60, 7); err != nil {
+			t.Fatal(err)
+		}
+		bad, err := hostile.Write(filepath.Join(dir, "hostile"), hostile.Options{Large: false})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources := [][]string{{gen}, bad.Sources}
+		if !testing.Short() {
+			sources = append(sources, []string{testutil.Testdata(t, "corpus")})
+		}
+		for _, srcs := range sources {
+			jsonCatalogs.catalogs = append(jsonCatalogs.catalogs, testcatalog.Load(t, build.LoadOptions{Sources: srcs}))
+		}
+		loaded = true
+	})
+	if jsonCatalogs.failed {
+		t.Fatal("the test catalogs did not load (see the first test that asked for them)")
 	}
-	bad, err := hostile.Write(t.TempDir(), hostile.Options{Large: false})
-	if err != nil {
-		t.Fatal(err)
+	return jsonCatalogs.catalogs
+}
+
+// jsonCatalogs holds what jsonTestCatalogs loaded; TestMain removes dir.
+var jsonCatalogs struct {
+	once     sync.Once
+	dir      string
+	catalogs []*catalog.Catalog
+	failed   bool
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if jsonCatalogs.dir != "" {
+		os.RemoveAll(jsonCatalogs.dir)
 	}
-	sources := [][]string{{gen}, bad.Sources}
-	if !testing.Short() {
-		sources = append(sources, []string{testutil.Testdata(t, "corpus")})
-	}
-	var catalogs []*catalog.Catalog
-	for _, srcs := range sources {
-		catalogs = append(catalogs, testcatalog.Load(t, build.LoadOptions{Sources: srcs}))
-	}
-	return catalogs
+	os.Exit(code)
 }
 
 // firstDifference describes where got and want differ, "" when they do
