@@ -19,12 +19,13 @@ vet:
 # time, and what runs concurrently (the build's pass, the output and
 # index writers, serve under load) is raced by the short tests too. Then
 # every test runs in full without it.
+#
 # The tests run every fuzz target over its seed corpus too, then each
 # fuzz target tries 3,000 new inputs (CI's short run; make fuzz is the
 # long one). A count, not a time: a 5 s run failed once with the fuzz
 # engine's own "context deadline exceeded" when the time ran out while a
-# worker was busy, which says nothing about our code. The browser tests run when Chromium is installed (required
-# when CI is set).
+# worker was busy, which says nothing about our code. The browser tests
+# run when Chromium is installed (required when CI is set).
 test: vet
 	$(GO) test -race -short -count=1 -timeout 20m $(PKGS)
 	$(GO) test -count=1 -timeout 20m $(PKGS)

@@ -74,14 +74,3 @@ func WriteTxtar(tb testing.TB, dir, archive string) string {
 	}
 	return dir
 }
-
-// Rounds returns n, or a tenth of it under -short: the number of random
-// inputs a test that checks a fast path against the plain code it
-// replaces tries. `make test` runs the race detector over the -short
-// suite and every test in full without it, so the full count still runs.
-func Rounds(n int) int {
-	if testing.Short() {
-		return max(n/10, 1)
-	}
-	return n
-}

@@ -3,6 +3,7 @@ package testutil
 import (
 	"math/rand/v2"
 	"strings"
+	"testing"
 )
 
 // RandomWords returns n strings, each of up to maxPieces pieces drawn at
@@ -19,4 +20,15 @@ func RandomWords(seed uint64, n, maxPieces int, pieces []string) []string {
 		out[i] = b.String()
 	}
 	return out
+}
+
+// Rounds returns n, or a tenth of it under -short: the number of random
+// inputs a test that checks a fast path against the plain code it
+// replaces tries. `make test` runs the race detector over the -short
+// suite and every test in full without it, so the full count still runs.
+func Rounds(n int) int {
+	if testing.Short() {
+		return max(n/10, 1)
+	}
+	return n
 }
