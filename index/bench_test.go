@@ -138,7 +138,9 @@ func benchSite(tb testing.TB, n int) string {
 		root = filepath.Join(os.TempDir(), "skilldex-bench")
 	}
 	src := filepath.Join(root, fmt.Sprintf("catalog-v2-%d", n))
-	site := filepath.Join(root, fmt.Sprintf("site-v2-%d", n))
+	// The site is the index format's: a site another skilldex built is
+	// not read.
+	site := filepath.Join(root, fmt.Sprintf("site-v2-format%d-%d", index.FormatVersion, n))
 	if _, err := os.Stat(filepath.Join(src, ".done")); err != nil {
 		os.RemoveAll(src)
 		start := time.Now()

@@ -222,7 +222,8 @@ func groupTarget(n int) uint64 {
 	return t
 }
 
-// nameHash places a document for the chunk and group boundaries.
+// nameHash places a document: for the chunk and group boundaries, the
+// related terms' sample and the document numbers (docnum.go).
 func nameHash(name string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(name))

@@ -3,6 +3,8 @@ package index
 import (
 	"cmp"
 	"context"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -14,10 +16,11 @@ import (
 
 // bleveSource is the bleve index as ranking reads it (a TermSource): the
 // terms of _all, their documents and weights (allFrequencies), the facet
-// fields. Its document numbers are bleve's internal ones, which follow
+// fields. Its document numbers are the JSON index's (docnum.go), which
+// the index keeps (docsKey) in the order of bleve's internal numbers,
 // the order of the names: skilldex writes the segments in name order,
-// each with its documents in name order, and scorch numbers a
-// snapshot's documents segment after segment.
+// each with its documents in name order, and scorch numbers a snapshot's
+// documents segment after segment.
 type bleveSource struct {
 	r       bindex.IndexReader
 	n       int
@@ -33,6 +36,10 @@ type bleveSource struct {
 type bleveShared struct {
 	related map[string][]relatedTerm
 	blocks  []string
+	// docs is the JSON index's number of each document by its internal
+	// number, so in name order; internal the internal number of each
+	// JSON index number, -1 for an unused one.
+	docs, internal []int32
 
 	mu     sync.Mutex
 	facets map[string][]facetValueDocs
@@ -48,6 +55,60 @@ type facetValueDocs struct {
 	docs  []int32
 }
 
+// setDocs reads the JSON index's numbers of the documents in name order
+// (docsKey's value) of an index of n documents.
+func (sh *bleveShared) setDocs(value []byte, n int) error {
+	if len(value) == 0 && n > 0 {
+		return errors.New("it has no document numbers: an earlier skilldex built it")
+	}
+	docs := make([]int32, 0, n)
+	size := 0
+	for len(value) > 0 {
+		d, w := binary.Uvarint(value)
+		// Numbers are below the space of at most 4n (docnum.go) and
+		// its overflow of at most n.
+		if w <= 0 || d >= 5*uint64(n)+2 {
+			return errors.New("its document numbers are damaged")
+		}
+		docs = append(docs, int32(d))
+		size = max(size, int(d)+1)
+		value = value[w:]
+	}
+	if len(docs) != n {
+		return fmt.Errorf("it numbers %d documents of %d", len(docs), n)
+	}
+	internal := make([]int32, size)
+	for d := range internal {
+		internal[d] = -1
+	}
+	for i, d := range docs {
+		if internal[d] >= 0 {
+			return fmt.Errorf("two documents have number %d", d)
+		}
+		internal[d] = int32(i)
+	}
+	sh.docs, sh.internal = docs, internal
+	return nil
+}
+
+// doc is the JSON index's number of the document of internal number id.
+func (sh *bleveShared) doc(id bindex.IndexInternalID) (int32, error) {
+	i := id.Value()
+	if i >= uint64(len(sh.docs)) {
+		return 0, fmt.Errorf("bleve index: document %d is not numbered: rebuild the site", i)
+	}
+	return sh.docs[i], nil
+}
+
+// internalID is the internal number of the document the JSON index
+// numbers d.
+func (sh *bleveShared) internalID(d int32) (bindex.IndexInternalID, error) {
+	if d < 0 || int(d) >= len(sh.internal) || sh.internal[d] < 0 {
+		return nil, fmt.Errorf("bleve index: no document has number %d", d)
+	}
+	return bindex.NewIndexInternalID(nil, uint64(sh.internal[d])), nil
+}
+
 // facet returns the values of a facet with their documents, reading them
 // with r the first time.
 func (sh *bleveShared) facet(r bindex.IndexReader, id string) ([]facetValueDocs, error) {
@@ -56,7 +117,7 @@ func (sh *bleveShared) facet(r bindex.IndexReader, id string) ([]facetValueDocs,
 	if vs, ok := sh.facets[id]; ok {
 		return vs, nil
 	}
-	vs, err := readFacet(r, id)
+	vs, err := sh.readFacet(r, id)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +157,11 @@ func (s *bleveSource) name(d int32) (string, error) {
 	if n, ok := s.names[d]; ok {
 		return n, nil
 	}
-	n, err := s.r.ExternalID(bindex.NewIndexInternalID(nil, uint64(d)))
+	id, err := s.shared.internalID(d)
+	if err != nil {
+		return "", err
+	}
+	n, err := s.r.ExternalID(id)
 	if err != nil {
 		return "", err
 	}
@@ -162,11 +227,16 @@ func (s *bleveSource) postings(ctx context.Context, term string) ([]Posting, err
 		if !ok {
 			return fmt.Errorf("bleve index: term %q has frequency %d in %s, which no weight gives: not an index of this skilldex (rebuild the site)", term, d.Freq, allField)
 		}
-		out = append(out, Posting{Doc: int32(d.ID.Value()), Level: q})
-		return nil
+		doc, err := s.shared.doc(d.ID)
+		out = append(out, Posting{Doc: doc, Level: q})
+		return err
 	})
+	slices.SortFunc(out, func(a, b Posting) int { return cmp.Compare(a.Doc, b.Doc) })
 	return out, err
 }
+
+// ByName returns the documents in name order: bleve's own.
+func (s *bleveSource) ByName(context.Context) ([]int32, error) { return s.shared.docs, nil }
 
 // eachEntry calls fn with each entry of a field dictionary (fd and err
 // as the reader's FieldDict methods return them), then closes it.
@@ -285,8 +355,8 @@ func (s *bleveSource) FacetDocs(_ context.Context, facet, value string) ([]int32
 	return slices.Compact(out), nil
 }
 
-// readFacet reads every value of a facet with its documents.
-func readFacet(r bindex.IndexReader, facet string) ([]facetValueDocs, error) {
+// readFacet reads every value of a facet with its documents, in order.
+func (sh *bleveShared) readFacet(r bindex.IndexReader, facet string) ([]facetValueDocs, error) {
 	field := facetField(facet)
 	var values []string
 	fd, err := r.FieldDict(field)
@@ -298,12 +368,14 @@ func readFacet(r bindex.IndexReader, facet string) ([]facetValueDocs, error) {
 		var docs []int32
 		tfr, err := r.TermFieldReader(context.Background(), []byte(v), field, false, false, false)
 		err = eachDoc(tfr, err, func(d *bindex.TermFieldDoc) error {
-			docs = append(docs, int32(d.ID.Value()))
-			return nil
+			doc, err := sh.doc(d.ID)
+			docs = append(docs, doc)
+			return err
 		})
 		if err != nil {
 			return nil, err
 		}
+		slices.Sort(docs)
 		out = append(out, facetValueDocs{v, docs})
 	}
 	return out, nil
@@ -458,7 +530,10 @@ func (s *bleveSource) explain(ctx context.Context, r *Ranking, h ScoredDoc) (*Ex
 // as the model's but for words it keeps whole, "node.js").
 func (s *bleveSource) fieldScores(ctx context.Context, term string, d int32) ([]FieldScore, error) {
 	var out []FieldScore
-	id := bindex.NewIndexInternalID(nil, uint64(d))
+	id, err := s.shared.internalID(d)
+	if err != nil {
+		return nil, err
+	}
 	for f, fl := range fields {
 		tfr, err := s.r.TermFieldReader(ctx, []byte(term), fl.name, true, true, false)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/skilldex/skilldex/build"
@@ -303,5 +304,51 @@ func TestRebuildReusesSegments(t *testing.T) {
 		if !bytes.Equal(data, inc[p]) {
 			t.Errorf("search/%s differs from a clean build", p)
 		}
+	}
+}
+
+// TestAdditionKeepsSearchFiles: a skill added whose name sorts first
+// changes few files of the JSON index besides those of its own terms: the
+// other documents keep their numbers (docnum.go), so the cards and facet
+// lists that do not hold it stay as they were. Numbered in name order,
+// every card file and most facet lists changed.
+func TestAdditionKeepsSearchFiles(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "catalog")
+	if err := catalogen.Generate(src, 300, 4); err != nil {
+		t.Fatal(err)
+	}
+	before := readFiles(t, filepath.Join(buildSite(t, filepath.Join(t.TempDir(), "before"), src), "search"))
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := entries[1].Name()
+	data, err := os.ReadFile(filepath.Join(src, model, "SKILL.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = bytes.Replace(data, []byte("name: "+model+"\n"), []byte("name: aaa-added\n"), 1)
+	testutil.WriteTxtar(t, src, "-- aaa-added/SKILL.md --\n"+string(data))
+	after := readFiles(t, filepath.Join(buildSite(t, filepath.Join(t.TempDir(), "after"), src), "search"))
+
+	changed := map[string][]string{} // by folder: c, f, x, ...
+	total := map[string]int{}
+	for p, b := range after {
+		folder, _, _ := strings.Cut(p, "/")
+		total[folder]++
+		if a, ok := before[p]; !ok || !bytes.Equal(a, b) {
+			changed[folder] = append(changed[folder], p)
+		}
+	}
+	for folder, ps := range changed {
+		t.Logf("%s: %d of %d files changed", folder, len(ps), total[folder])
+	}
+	if n := len(changed["c"]); n == 0 || n > 2 {
+		t.Errorf("%d card files of %d changed, want the added skill's and at most one more: %v", n, total["c"], changed["c"])
+	}
+	// The added skill's facet values' lists, and those whose numbers
+	// its counts moved.
+	if n := len(changed["f"]); n*4 > total["f"] {
+		t.Errorf("%d facet files of %d changed", n, total["f"])
 	}
 }

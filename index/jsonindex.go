@@ -31,23 +31,29 @@ import (
 //	p/<prefix>.json     the most common completions of a prefix whose
 //	                    terms span more than prefixSpan shards (typing
 //	                    "k" must not fetch every shard of k)
-//	c/<i>.json          result cards of documents i×cardsPerFile onward
+//	c/<i>.json          result cards of documents i×cardsPerFile onward,
+//	                    null for a number no document has
 //	f/<facet>.json      every value of a facet with its count
 //	f/<facet>/<i>.json  the documents having value i of the facet
+//	order.json          every document, in name order
 //
-// Documents are numbered in name order, so sorting by name is sorting by
-// number. Postings are [Δdoc, impact, Δdoc, impact, ...] in document
-// order; the impact q is the term's weight in the document (see scorer)
-// on an 8-bit log scale, and the client's score for a term is idf ×
-// dequantize(q). Heads hold the headSize highest impacts: ranking the
-// first results of a query never needs more.
+// Documents are numbered by the hashes of their names (docnum.go), so
+// that adding or removing a skill changes the files that hold it and
+// almost no other; order.json says how to sort by name. Postings are
+// [Δdoc, impact, Δdoc, impact, ...] in document order; the impact q is
+// the term's weight in the document (see scorer) on an 8-bit log scale,
+// and the client's score for a term is idf × dequantize(q). Heads hold
+// the headSize highest impacts: ranking the first results of a query
+// never needs more.
 const (
-	headSize     = 128
-	shardTarget  = 24 << 10 // bytes of JSON per shard (about 8 KB gzipped)
-	prefixSpan   = 2
-	prefixTerms  = 24
-	prefixHead   = 48
-	cardsPerFile = 4
+	headSize    = 128
+	shardTarget = 24 << 10 // bytes of JSON per shard (about 8 KB gzipped)
+	prefixSpan  = 2
+	prefixTerms = 24
+	prefixHead  = 48
+	// cardsPerFile is 8 numbers, which hold two to four cards: the
+	// numbering leaves half to three quarters of the numbers free.
+	cardsPerFile = 8
 	// manifestValues bounds the values of one facet listed in the
 	// manifest; the others are in f/<facet>.json.
 	manifestValues = 30
@@ -55,9 +61,9 @@ const (
 	cardDescription = 240
 )
 
-// formatVersion changes when the file formats do, or what a reader must
-// do with them (the ranking model).
-const formatVersion = 2
+// FormatVersion is the manifest's version: it changes when the file
+// formats do, or what a reader must do with them (the ranking model).
+const FormatVersion = 3
 
 // jsonFile is one file of the JSON index.
 type jsonFile struct {
@@ -72,6 +78,9 @@ type Manifest struct {
 	// of every other file so that caches never mix two builds.
 	ID    string `json:"id"`
 	Count int    `json:"count"`
+	// Docs is the number of document numbers: one more than the
+	// largest (docnum.go).
+	Docs int `json:"docs"`
 	// QMax is log1p of the largest term weight: weight = expm1(q/255 × QMax).
 	QMax   float64     `json:"qmax"`
 	Head   int         `json:"head"`
@@ -122,14 +131,18 @@ func nonEmpty(s string) []string {
 	return []string{s}
 }
 
-// analysed is what the JSON index is made of: n documents (in name
-// order), their terms with their impacts, and the documents without their
-// text (see dropText) for the cards and facets.
+// analysed is what the JSON index is made of: n documents numbered from
+// 0 to size-1 (some numbers unused), their terms with their impacts, and
+// the documents without their text (see dropText) for the cards and
+// facets.
 type analysed struct {
-	n     int
-	byID  []string // the dict's terms by number
-	lists termLists
-	doc   func(i int) *document
+	n, size int
+	byID    []string // the dict's terms by number
+	lists   termLists
+	// doc returns the document of a number, nil for an unused number.
+	doc func(d int) *document
+	// byName are the documents' numbers in name order.
+	byName []int32
 	// rangePostings, when not 0, replaces the constant (tests).
 	rangePostings int
 }
@@ -254,9 +267,10 @@ func buildJSON(a analysed, facets []facet, page string, related map[string][]rel
 	if terr != nil {
 		return nil, terr
 	}
-	for _, f := range cardFiles(a.n, a.doc) {
+	for _, f := range cardFiles(a.size, a.doc) {
 		put(f)
 	}
+	put(jsonFile{"order.json", docNumberList(a.byName)})
 	facetInfos, facetFiles := writeFacets(facets)
 	for _, f := range facetFiles {
 		put(f)
@@ -265,8 +279,9 @@ func buildJSON(a analysed, facets []facet, page string, related map[string][]rel
 		return nil, err
 	}
 	m := Manifest{
-		Version: formatVersion,
+		Version: FormatVersion,
 		Count:   a.n,
+		Docs:    a.size,
 		QMax:    qmax,
 		Head:    headSize,
 		Span:    prefixSpan,
@@ -577,14 +592,25 @@ func card(d *document) []any {
 	return []any{d.Name, desc, d.Format, d.Status, d.Type, tags}
 }
 
-func cardFiles(n int, doc func(i int) *document) []jsonFile {
+// cardFiles returns the card files of the documents numbered below size
+// (doc returns nil for an unused number): a file for each run of
+// cardsPerFile numbers that has a document, null for an unused number
+// before the run's last document.
+func cardFiles(size int, doc func(d int) *document) []jsonFile {
 	var files []jsonFile
-	for i := 0; i < n; i += cardsPerFile {
+	for i := 0; i < size; i += cardsPerFile {
 		var cards [][]any
-		for j := i; j < min(i+cardsPerFile, n); j++ {
-			cards = append(cards, card(doc(j)))
+		for j := i; j < min(i+cardsPerFile, size); j++ {
+			if d := doc(j); d != nil {
+				for len(cards) < j-i {
+					cards = append(cards, nil)
+				}
+				cards = append(cards, card(d))
+			}
 		}
-		files = append(files, jsonFile{"c/" + strconv.Itoa(i/cardsPerFile) + ".json", mustJSON(cards)})
+		if cards != nil {
+			files = append(files, jsonFile{"c/" + strconv.Itoa(i/cardsPerFile) + ".json", mustJSON(cards)})
+		}
 	}
 	return files
 }
@@ -616,7 +642,8 @@ func computeFacets(docs []*document) []facet {
 	return facetsOf(len(docs), func(i int) *document { return docs[i] })
 }
 
-// facetsOf is computeFacets of n documents, each asked for once.
+// facetsOf is computeFacets of the documents numbered below n, each
+// asked for once; doc returns nil for an unused number.
 func facetsOf(n int, doc func(i int) *document) []facet {
 	type group struct {
 		spellings map[string]int
@@ -628,6 +655,9 @@ func facetsOf(n int, doc func(i int) *document) []facet {
 	}
 	for i := range n {
 		d := doc(i)
+		if d == nil {
+			continue
+		}
 		for f, def := range facetDefs {
 			for _, v := range def.values(d) {
 				k := strings.ToLower(v)
@@ -692,6 +722,19 @@ func writeFacets(facets []facet) ([]FacetInfo, []jsonFile) {
 		infos = append(infos, info)
 	}
 	return infos, files
+}
+
+// docNumberList encodes document numbers as they are: [doc, ...].
+func docNumberList(docs []int32) []byte {
+	b := make([]byte, 0, 6*len(docs)+2)
+	b = append(b, '[')
+	for i, d := range docs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(d), 10)
+	}
+	return append(b, ']')
 }
 
 // docList encodes sorted document numbers as [Δdoc, ...].

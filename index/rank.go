@@ -18,8 +18,8 @@ import (
 // bleve index is one (bleveSource, for skilldex search), the JSON index
 // read by Go another (package jsonsearch, for skilldex mcp).
 
-// A TermSource is an index as ranking reads it. Documents are numbered in
-// name order from 0.
+// A TermSource is an index as ranking reads it. Documents are numbered
+// as the JSON index numbers them (docnum.go).
 type TermSource interface {
 	// Model is the model the index was built for; Weight the weight of
 	// a level (Posting.Level), expm1(level/255 × qmax).
@@ -40,6 +40,8 @@ type TermSource interface {
 	// FacetDocs returns the documents having the facet value (compared
 	// case-insensitively), in order.
 	FacetDocs(ctx context.Context, facet, value string) ([]int32, error)
+	// ByName returns every document, in name order (see NameOrder).
+	ByName(ctx context.Context) ([]int32, error)
 }
 
 // TermEntry is a term of an index.
@@ -96,6 +98,25 @@ func (k KeyKind) String() string {
 	return [...]string{"term", "completion", "neighbour", "related"}[k]
 }
 
+// NameOrder returns a comparison of documents by name, given a
+// TermSource's ByName: by their places in it, documents it does not list
+// (a damaged index) last, then by number.
+func NameOrder(byName []int32) func(a, b int32) int {
+	rank := make(map[int32]int, len(byName))
+	for i, d := range byName {
+		if _, seen := rank[d]; !seen {
+			rank[d] = i
+		}
+	}
+	at := func(d int32) int {
+		if i, ok := rank[d]; ok {
+			return i
+		}
+		return math.MaxInt
+	}
+	return func(a, b int32) int { return cmp.Or(cmp.Compare(at(a), at(b)), cmp.Compare(a, b)) }
+}
+
 // Key is a term a query word matches, with its factor.
 type Key struct {
 	Entry  *TermEntry
@@ -106,7 +127,7 @@ type Key struct {
 // Ranking is the answer to a query.
 type Ranking struct {
 	// Hits are the matching documents, best first (ties: in document
-	// order); with no scoring word, the filters' documents in order.
+	// order); with no scoring word, the filters' documents in name order.
 	Hits []ScoredDoc
 	// Words are the query's scoring words, Keys what each matched (for
 	// highlights and explanations).
@@ -469,18 +490,25 @@ func Rank(ctx context.Context, src TermSource, q Query, opt RankOptions) (*Ranki
 		}
 	}
 	if len(r.Words) == 0 {
-		if allowed != nil {
-			for d := range allowed {
-				if ok(d) {
-					r.Hits = append(r.Hits, ScoredDoc{Doc: d})
-				}
+		r.Hits = []ScoredDoc{}
+		for d := range allowed {
+			if ok(d) {
+				r.Hits = append(r.Hits, ScoredDoc{Doc: d})
 			}
 		}
-	} else {
-		n := float64(max(counted, 1))
-		for d, a := range scores {
-			r.Hits = append(r.Hits, ScoredDoc{d, a.sum * float64(a.words) / n})
+		if len(r.Hits) > 1 {
+			byName, err := src.ByName(ctx)
+			if err != nil {
+				return nil, err
+			}
+			order := NameOrder(byName)
+			slices.SortFunc(r.Hits, func(a, b ScoredDoc) int { return order(a.Doc, b.Doc) })
 		}
+		return r, nil
+	}
+	n := float64(max(counted, 1))
+	for d, a := range scores {
+		r.Hits = append(r.Hits, ScoredDoc{d, a.sum * float64(a.words) / n})
 	}
 	slices.SortFunc(r.Hits, func(a, b ScoredDoc) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Doc, b.Doc))

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"maps"
@@ -48,19 +49,28 @@ const (
 
 // The bleve index's internal values (bleve's Index.GetInternal) that hold
 // what ranking needs besides the terms: the related terms
-// (encodeRelated), and the dictionary's blocks (the first key of each of
-// the JSON index's term shards, each ended by a line feed), among which
-// spelling neighbours are sought.
+// (encodeRelated), the dictionary's blocks (the first key of each of the
+// JSON index's term shards, each ended by a line feed), among which
+// spelling neighbours are sought, and the JSON index's number of each
+// document (docnum.go), uvarints in name order (bleve's own), in which
+// ranking reads postings, breaks ties and takes heads as the JSON index
+// does.
 const (
 	relatedKey = "skilldex:related"
 	blocksKey  = "skilldex:blocks"
+	docsKey    = "skilldex:docs"
 )
 
 // internalValues returns the bleve index's internal values.
-func internalValues(related map[string][]relatedTerm, blocks []string) map[string][]byte {
+func internalValues(related map[string][]relatedTerm, blocks []string, num docNumbers) map[string][]byte {
+	var docs []byte
+	for _, d := range num.of {
+		docs = binary.AppendUvarint(docs, uint64(d))
+	}
 	return map[string][]byte{
 		relatedKey: encodeRelated(related),
 		blocksKey:  []byte(strings.Join(blocks, "\n") + "\n"),
+		docsKey:    docs,
 	}
 }
 

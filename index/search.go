@@ -88,6 +88,17 @@ func Open(p string) (*Bleve, error) {
 		return nil, fmt.Errorf("%s: not an index of this skilldex (no %s); rebuild the site", found, blocksKey)
 	}
 	b.shared.blocks = strings.Split(strings.TrimSuffix(string(blocks), "\n"), "\n")
+	docs, err := idx.GetInternal([]byte(docsKey))
+	if err == nil {
+		var n uint64
+		if n, err = idx.DocCount(); err == nil {
+			err = b.shared.setDocs(docs, int(n))
+		}
+	}
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("%s: not an index of this skilldex version (%v); rebuild the site", found, err)
+	}
 	return b, nil
 }
 

@@ -71,18 +71,33 @@ func (s *spill) put(i int, terms []uint32, q []uint8) {
 	s.end += int64(len(b))
 }
 
-// each calls fn with every skill's terms and impacts, in skill order; the
-// slices are valid only during the call.
-func (s *spill) each(fn func(i int, terms []uint32, q []uint8)) error {
+// each returns the term lists of the skills, whose documents are
+// numbered num: a call hands fn every skill's document number, terms and
+// impacts, in the order of the numbers; the slices are valid only during
+// the call.
+func (s *spill) each(num docNumbers) termLists {
+	return func(fn func(d int, terms []uint32, q []uint8)) error {
+		return s.eachOf(num, fn)
+	}
+}
+
+func (s *spill) eachOf(num docNumbers, fn func(d int, terms []uint32, q []uint8)) error {
 	if s.err != nil {
 		return s.err
 	}
 	if err := s.w.Flush(); err != nil {
 		return fmt.Errorf("the search index's temporary file: %w", err)
 	}
+	if len(num.of) != len(s.at) {
+		return fmt.Errorf("internal error: %d document numbers for %d skills", len(num.of), len(s.at))
+	}
 	var buf []byte
 	var terms []uint32
-	for i, at := range s.at {
+	for d, i := range num.at {
+		if i < 0 {
+			continue
+		}
+		at := s.at[i]
 		if at < 0 {
 			return fmt.Errorf("internal error: skill %d has no search record", i)
 		}
@@ -104,7 +119,7 @@ func (s *spill) each(fn func(i int, terms []uint32, q []uint8)) error {
 		if len(q) != len(terms) {
 			return fmt.Errorf("internal error: skill %d's search record has %d impacts for %d terms", i, len(q), len(terms))
 		}
-		fn(i, terms, q)
+		fn(d, terms, q)
 	}
 	return nil
 }

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestSpill: entries written in any order are read back in skill order,
-// as written; a skill without an entry is an error, not a gap.
+// TestSpill: entries written in any order are read back as written, in
+// the order of the skills' document numbers; a skill without an entry is
+// an error, not a gap.
 func TestSpill(t *testing.T) {
 	type entry struct {
 		terms []uint32
@@ -19,6 +20,7 @@ func TestSpill(t *testing.T) {
 		{[]uint32{1 << 20, 7, 300}, []uint8{255, 1, 128}},
 		{[]uint32{5}, []uint8{9}},
 	}
+	num := numberDocs([]string{"alpha", "beta", "gamma", "delta"})
 	s, err := newSpill(t.TempDir(), len(want))
 	if err != nil {
 		t.Fatal(err)
@@ -29,18 +31,21 @@ func TestSpill(t *testing.T) {
 	}
 	for pass := range 2 { // invert reads the entries twice
 		var got []entry
-		err := s.each(func(i int, terms []uint32, q []uint8) {
-			if i != len(got) {
-				t.Fatalf("pass %d: skill %d after %d skills", pass, i, len(got))
-			}
+		var docs []int
+		err := s.each(num)(func(d int, terms []uint32, q []uint8) {
+			docs = append(docs, d)
 			got = append(got, entry{slices.Clone(terms), slices.Clone(q)})
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range want {
-			if !slices.Equal(got[i].terms, want[i].terms) || !slices.Equal(got[i].q, want[i].q) {
-				t.Errorf("pass %d: skill %d = %v %v, want %v %v", pass, i, got[i].terms, got[i].q, want[i].terms, want[i].q)
+		if !slices.IsSorted(docs) || len(docs) != len(want) {
+			t.Fatalf("pass %d: documents %v, want the %d numbers in order", pass, docs, len(want))
+		}
+		for k, d := range docs {
+			w := want[num.at[d]]
+			if !slices.Equal(got[k].terms, w.terms) || !slices.Equal(got[k].q, w.q) {
+				t.Errorf("pass %d: document %d = %v %v, want %v %v", pass, d, got[k].terms, got[k].q, w.terms, w.q)
 			}
 		}
 	}
@@ -51,7 +56,7 @@ func TestSpill(t *testing.T) {
 	}
 	defer short.close()
 	short.put(0, []uint32{1}, []uint8{1})
-	err = short.each(func(int, []uint32, []uint8) {})
+	err = short.each(numberDocs([]string{"a", "b"}))(func(int, []uint32, []uint8) {})
 	if err == nil || !strings.Contains(err.Error(), "skill 1 has no search record") {
 		t.Errorf("a skill without an entry: error %v", err)
 	}

@@ -77,16 +77,20 @@ func idf(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
-// termLists calls fn with each document's terms (numbers in the dict) and
-// their impacts, in document order; the slices are valid only during the
-// call.
-type termLists func(fn func(i int, terms []uint32, q []uint8)) error
+// termLists calls fn with each document's number, its terms (numbers in
+// the dict) and their impacts, in the order of the documents' numbers;
+// the slices are valid only during the call.
+type termLists func(fn func(d int, terms []uint32, q []uint8)) error
 
-// recordTerms are the term lists of records in memory.
-func recordTerms(recs []*record) termLists {
-	return func(fn func(i int, terms []uint32, q []uint8)) error {
-		for i, r := range recs {
-			fn(i, r.terms, r.impacts)
+// recordTerms are the term lists of records in memory, of the documents
+// numbered num.
+func recordTerms(recs []*record, num docNumbers) termLists {
+	return func(fn func(d int, terms []uint32, q []uint8)) error {
+		for d, i := range num.at {
+			if i >= 0 {
+				r := recs[i]
+				fn(d, r.terms, r.impacts)
+			}
 		}
 		return nil
 	}

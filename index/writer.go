@@ -90,6 +90,8 @@ type builder struct {
 	m    *memo.Memo
 
 	dict *dict
+	// num numbers the skills' documents (docnum.go).
+	num docNumbers
 	// metas are the skills' documents without their bodies, made from
 	// their summaries up front for the facets; the pass completes a
 	// skill's from its content and analyses it, unless m has its record.
@@ -163,7 +165,11 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 		dc = newDict()
 		m.Put(searchFormat+":dict", dc)
 	}
-	b := &builder{ctx: ctx, c: c, site: site, m: m, dict: dc,
+	names := make([]string, len(c.Skills))
+	for i, s := range c.Skills {
+		names[i] = s.Name
+	}
+	b := &builder{ctx: ctx, c: c, site: site, m: m, dict: dc, num: numberDocs(names),
 		metas: make([]*document, len(c.Skills)), recs: make([]*record, len(c.Skills)), sample: newRelatedSample(len(c.Skills))}
 	parallel.For(ctx, len(c.Skills), 0, func(i int) {
 		s := c.Skills[i]
@@ -422,12 +428,19 @@ func (bb *bleveBuild) chunkKey(k int) string {
 // segments, then the rest of the bleve index.
 func (b *builder) write(out *output.Writer) error {
 	related := b.relatedTerms()
-	a := analysed{n: len(b.recs), byID: b.dict.snapshot(), doc: b.doc}
+	num := b.num
+	a := analysed{n: len(b.recs), size: num.size(), byID: b.dict.snapshot(), byName: num.of}
+	a.doc = func(d int) *document {
+		if i := num.at[d]; i >= 0 {
+			return b.doc(int(i))
+		}
+		return nil
+	}
 	if b.spill != nil {
-		a.lists = b.spill.each
+		a.lists = b.spill.each(num)
 		defer b.spill.close()
 	} else {
-		a.lists = recordTerms(b.recs)
+		a.lists = recordTerms(b.recs, num)
 	}
 	// The bleve index's segments depend on nothing the JSON index makes:
 	// they are written while it is made.
@@ -439,7 +452,7 @@ func (b *builder) write(out *output.Writer) error {
 		}
 		segments <- b.bleve.writeSegments(b.ctx)
 	}()
-	blocks, err := buildJSON(a, facetsOf(a.n, b.doc), pageTemplate, related, func(f jsonFile) error {
+	blocks, err := buildJSON(a, facetsOf(a.size, a.doc), pageTemplate, related, func(f jsonFile) error {
 		return out.WriteRaw(Dir+f.path, f.data)
 	})
 	if serr := <-segments; err == nil {
@@ -454,7 +467,7 @@ func (b *builder) write(out *output.Writer) error {
 	if b.bleve == nil {
 		return nil
 	}
-	files, err := b.bleve.files(internalValues(related, blocks))
+	files, err := b.bleve.files(internalValues(related, blocks, num))
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}

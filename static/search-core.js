@@ -375,7 +375,7 @@ export class Index {
   async init() {
     if (!this.manifest) this.manifest = await this.load('manifest.json');
     const m = this.manifest;
-    if (!m || m.version !== 2) throw new Error('search index: unknown manifest version');
+    if (!m || m.version !== 3) throw new Error('search index: unknown manifest version (rebuild the site)');
     if (!this.weights) {
       this.weights = new Float64Array(256);
       for (let q = 0; q < 256; q++) this.weights[q] = Math.expm1((q / 255) * m.qmax);
@@ -562,6 +562,19 @@ export class Index {
     return list ? decodeDocs(list) : new Int32Array(0);
   }
 
+  /**
+   * byName returns a comparison of documents by name (index.NameOrder):
+   * by their places in order.json, documents it does not list (a damaged
+   * or missing file) last, then by number.
+   */
+  async byName() {
+    const order = await this.file('order.json');
+    const rank = new Map();
+    if (Array.isArray(order)) order.forEach((d, i) => rank.has(d) || rank.set(d, i));
+    const at = (d) => (rank.has(d) ? rank.get(d) : Infinity);
+    return (a, b) => at(a) - at(b) || a - b;
+  }
+
   /** valueDocs returns the documents having a facet value, compared case-insensitively. */
   async valueDocs(id, value) {
     const want = value.toLowerCase();
@@ -676,8 +689,12 @@ export class Index {
       hits = [];
       for (const [doc, [sum, k]] of scores) hits.push({ doc, score: (sum * k) / n });
     }
-    if (opts.sort === 'name') hits.sort((a, b) => a.doc - b.doc);
-    else hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    if (opts.sort === 'name' || ws.length === 0) {
+      if (hits.length > 1) {
+        const byName = await this.byName();
+        hits.sort((a, b) => byName(a.doc, b.doc));
+      }
+    } else hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
     return { hits, total: hits.length, approximate: approximate.value, terms: [...new Set(terms)], words: ws };
   }
 

@@ -96,8 +96,8 @@ func (ix *Index) Init(ctx context.Context) (*Manifest, error) {
 	if err := json.Unmarshal(data, m); err != nil {
 		return nil, fmt.Errorf("search index: manifest.json: %v", err)
 	}
-	if m.Version != 2 {
-		return nil, fmt.Errorf("search index: unknown manifest version %d", m.Version)
+	if m.Version != index.FormatVersion {
+		return nil, fmt.Errorf("search index: manifest version %d, not %d: rebuild the site with this skilldex, or read it with the skilldex that built it", m.Version, index.FormatVersion)
 	}
 	if len(m.Shards) == 0 || m.Cards < 1 {
 		return nil, errors.New("search index: manifest.json lists no shards or cards")
@@ -348,6 +348,15 @@ func (ix *Index) facetDocs(ctx context.Context, id string, v int) ([]int32, erro
 	return decodeDocs(list), nil
 }
 
+// ByName returns every document, in name order (order.json); none when
+// the file is missing, as the browser reads it: results are then in
+// document order.
+func (ix *Index) ByName(ctx context.Context) ([]int32, error) {
+	var docs []int32
+	_, err := ix.decode(ctx, "order.json", &docs)
+	return docs, err
+}
+
 // FacetValues returns every value of a facet ("type", "tags", ...), most
 // common first; none for a facet the index does not have.
 func (ix *Index) FacetValues(ctx context.Context, id string) ([]FacetValue, error) {
@@ -414,7 +423,7 @@ func (ix *Index) Cards(ctx context.Context, docs []int) ([]*Card, error) {
 		if _, err := ix.decode(ctx, "c/"+strconv.Itoa(d/m.Cards)+".json", &cards); err != nil {
 			return nil, err
 		}
-		if d%m.Cards >= len(cards) {
+		if d%m.Cards >= len(cards) || cards[d%m.Cards] == nil { // null: no document has the number
 			continue
 		}
 		raw := cards[d%m.Cards]

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/internal/catalogen"
 	"github.com/skilldex/skilldex/internal/searcheval"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
@@ -133,13 +134,13 @@ func TestRankingMatchesCore(t *testing.T) {
 // FuzzIndex feeds arbitrary bytes as the index's files: the reader gives
 // errors or results, never a panic.
 func FuzzIndex(f *testing.F) {
-	f.Add([]byte(`{"version":2,"id":"x","count":2,"qmax":4.2,"head":128,"span":2,"cards":4,"page":"skills/{name}/","shards":[""],"facets":[{"id":"type","label":"Type","values":[["cli",1,0]]}]}`),
-		[]byte(`[["review",2,0.5,[0,200,1,12]],["revise",1,0.9,[1,30]]]`), []byte(`[["a","d","skill-md","approved","cli",["t"]],["b"]]`), "revi")
-	f.Add([]byte(`{"version":2,"cards":1,"shards":["","m"],"span":0}`), []byte(`[["x",-5,1e308,[-3,999,2]]]`), []byte(`[[1,2,3]]`), "x y the")
-	f.Add([]byte(`{"version":2,"id":"y","count":3,"qmax":3.3,"head":128,"span":2,"cards":4,"page":"skills/{name}/","shards":[""],"facets":[],"model":{"completion":[0.5,0.45],"completionOfTerm":0.5,"fuzzy":[0.6,0.4],"related":0.5,"conversational":0.1,"conversationalWords":["want"],"head":128,"completionHead":48,"relatedHead":32,"completions":24,"neighbours":3,"completeFrom":3,"typedPast":3,"typedTerm":4,"fuzzyFrom":[4,8],"fuzzyRare":2,"fuzzyCommoner":4}}`),
+	f.Add([]byte(`{"version":3,"id":"x","count":2,"docs":2,"qmax":4.2,"head":128,"span":2,"cards":4,"page":"skills/{name}/","shards":[""],"facets":[{"id":"type","label":"Type","values":[["cli",1,0]]}]}`),
+		[]byte(`[["review",2,0.5,[0,200,1,12]],["revise",1,0.9,[1,30]]]`), []byte(`[["a","d","skill-md","approved","cli",["t"]],null,["b"]]`), "revi")
+	f.Add([]byte(`{"version":3,"docs":9,"cards":1,"shards":["","m"],"span":0}`), []byte(`[["x",-5,1e308,[-3,999,2]]]`), []byte(`[[1,2,3]]`), "x y the")
+	f.Add([]byte(`{"version":3,"id":"y","count":3,"docs":5,"qmax":3.3,"head":128,"span":2,"cards":4,"page":"skills/{name}/","shards":[""],"facets":[],"model":{"completion":[0.5,0.45],"completionOfTerm":0.5,"fuzzy":[0.6,0.4],"related":0.5,"conversational":0.1,"conversationalWords":["want"],"head":128,"completionHead":48,"relatedHead":32,"completions":24,"neighbours":3,"completeFrom":3,"typedPast":3,"typedTerm":4,"fuzzyFrom":[4,8],"fuzzyRare":2,"fuzzyCommoner":4}}`),
 		[]byte(`[["bill",2,0.8,[0,90,2,40],[["invoic",0.7,1.1,[1,120]]]],["invoic",1,1.1,[1,120]]]`), []byte(`[["a"],["b"],["c"]]`), `want bill -invoic "bill" type:cli`)
 	f.Fuzz(func(t *testing.T, manifest, shard, cards []byte, q string) {
-		files := map[string][]byte{"manifest.json": manifest, "t/0.json": shard, "t/1.json": shard, "c/0.json": cards, "f/type/0.json": shard}
+		files := map[string][]byte{"manifest.json": manifest, "t/0.json": shard, "t/1.json": shard, "c/0.json": cards, "f/type/0.json": shard, "order.json": shard}
 		ix := New(func(_ context.Context, path, _ string) ([]byte, error) {
 			if b, ok := files[path]; ok {
 				return b, nil
@@ -160,4 +161,40 @@ func FuzzIndex(f *testing.F) {
 		}
 		ix.FacetValues(ctx, "type")
 	})
+}
+
+// TestFiltersAloneByName: a query of filters alone lists skills by name
+// in both readers (order.json); without order.json, in document order,
+// still alike, and not an error.
+func TestFiltersAloneByName(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "catalog")
+	if err := catalogen.Generate(src, 40, 2); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	if _, err := build.Build(context.Background(), build.Options{LoadOptions: build.LoadOptions{Sources: []string{src}}, Output: site}); err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{"format:skill-md", "-format:uasp format:skill-md"}
+	const limit = 40
+	for _, missing := range []bool{false, true} {
+		if missing {
+			if err := os.Remove(filepath.Join(site, "search", "order.json")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		js := coreNames(t, site, queries, limit)
+		for i, q := range queries {
+			got := goNames(t, site, q, limit)
+			if len(got) < 10 {
+				t.Fatalf("%q: %d skills, want most of the 40", q, len(got))
+			}
+			if !slices.Equal(got, js[i]) {
+				t.Errorf("order.json missing %v, %q:\n go  %v\n js  %v", missing, q, got, js[i])
+			}
+			if sorted := slices.IsSorted(got); sorted == missing {
+				t.Errorf("order.json missing %v, %q: sorted by name %v: %v", missing, q, sorted, got)
+			}
+		}
+	}
 }

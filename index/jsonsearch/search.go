@@ -261,8 +261,13 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) (*Result
 	for i, h := range r.Hits {
 		res.Hits[i] = Hit{Doc: int(h.Doc), Score: h.Score}
 	}
-	if opt.ByName {
-		slices.SortFunc(res.Hits, func(a, b Hit) int { return a.Doc - b.Doc })
+	if opt.ByName && len(res.Hits) > 1 {
+		byName, err := ix.ByName(ctx)
+		if err != nil {
+			return nil, err
+		}
+		order := index.NameOrder(byName)
+		slices.SortFunc(res.Hits, func(a, b Hit) int { return order(int32(a.Doc), int32(b.Doc)) })
 	}
 	for _, keys := range r.Keys {
 		for _, k := range keys {
