@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -138,6 +139,69 @@ func TestNameOrder(t *testing.T) {
 		slices.SortFunc(got, NameOrder(tc.byName))
 		if !slices.Equal(got, tc.want) {
 			t.Errorf("NameOrder(%v) sorts %v as %v, want %v", tc.byName, tc.docs, got, tc.want)
+		}
+	}
+}
+
+// FuzzDocNumbers feeds arbitrary bytes as a bleve index's document
+// numbers (docsKey's value): setDocs gives an error or a consistent
+// mapping, never a panic or an allocation the value's size does not
+// warrant.
+func FuzzDocNumbers(f *testing.F) {
+	valid := func(names ...string) []byte {
+		return internalValues(nil, nil, numberDocs(names))[docsKey]
+	}
+	f.Add(valid("alpha", "beta", "gamma"), 3)
+	f.Add(valid("x"), 1)
+	f.Add([]byte{}, 0)
+	f.Add([]byte{}, 2)
+	f.Add([]byte{1, 1}, 2)
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x0f}, 1)
+	f.Fuzz(func(t *testing.T, value []byte, n int) {
+		if n < 0 || n > 1<<12 {
+			return
+		}
+		var sh bleveShared
+		if err := sh.setDocs(value, n); err != nil {
+			return
+		}
+		if len(sh.docs) != n || len(sh.internal) > 5*n+2 {
+			t.Fatalf("%d documents, %d numbers, for n = %d", len(sh.docs), len(sh.internal), n)
+		}
+		for i, d := range sh.docs {
+			if sh.internal[d] != int32(i) {
+				t.Fatalf("document %d has number %d, which maps back to %d", i, d, sh.internal[d])
+			}
+		}
+	})
+}
+
+// TestSetDocs: the numbers a build stores for bleve are read back; an
+// index without them (an earlier skilldex), a number twice, a number out
+// of the space or a count that differs is refused.
+func TestSetDocs(t *testing.T) {
+	names := []string{"alpha", "beta", "delta", "gamma"}
+	num := numberDocs(names)
+	var sh bleveShared
+	if err := sh.setDocs(internalValues(nil, nil, num)[docsKey], len(names)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(sh.docs, num.of) {
+		t.Errorf("read %v, stored %v", sh.docs, num.of)
+	}
+	for _, tc := range []struct {
+		value []byte
+		n     int
+		want  string
+	}{
+		{nil, 4, "no document numbers"},
+		{[]byte{1, 1}, 2, "two documents have number 1"},
+		{[]byte{1, 2}, 3, "numbers 2 documents of 3"},
+		{[]byte{1, 200, 1}, 2, "damaged"},
+	} {
+		var sh bleveShared
+		if err := sh.setDocs(tc.value, tc.n); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("setDocs(%v, %d) = %v, want an error saying %q", tc.value, tc.n, err, tc.want)
 		}
 	}
 }
