@@ -90,8 +90,6 @@ type builder struct {
 	m    *memo.Memo
 
 	dict *dict
-	// num numbers the skills' documents (docnum.go).
-	num docNumbers
 	// metas are the skills' documents without their bodies, made from
 	// their summaries up front for the facets; the pass completes a
 	// skill's from its content and analyses it, unless m has its record.
@@ -165,11 +163,7 @@ func newBuilder(ctx context.Context, c *catalog.Catalog, site *siteinfo.Info, m 
 		dc = newDict()
 		m.Put(searchFormat+":dict", dc)
 	}
-	names := make([]string, len(c.Skills))
-	for i, s := range c.Skills {
-		names[i] = s.Name
-	}
-	b := &builder{ctx: ctx, c: c, site: site, m: m, dict: dc, num: numberDocs(names),
+	b := &builder{ctx: ctx, c: c, site: site, m: m, dict: dc,
 		metas: make([]*document, len(c.Skills)), recs: make([]*record, len(c.Skills)), sample: newRelatedSample(len(c.Skills))}
 	parallel.For(ctx, len(c.Skills), 0, func(i int) {
 		s := c.Skills[i]
@@ -428,7 +422,11 @@ func (bb *bleveBuild) chunkKey(k int) string {
 // segments, then the rest of the bleve index.
 func (b *builder) write(out *output.Writer) error {
 	related := b.relatedTerms()
-	num := b.num
+	names := make([]string, len(b.c.Skills))
+	for i, s := range b.c.Skills {
+		names[i] = s.Name
+	}
+	num := numberDocs(names)
 	a := analysed{n: len(b.recs), size: num.size(), byID: b.dict.snapshot(), byName: num.of}
 	a.doc = func(d int) *document {
 		if i := num.at[d]; i >= 0 {

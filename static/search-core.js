@@ -370,6 +370,7 @@ export class Index {
     this.load = load;
     this.cache = new Map();
     this.manifest = null;
+    this.nameOrder = null; // byName's comparison, once order.json is read
   }
 
   async init() {
@@ -567,12 +568,16 @@ export class Index {
    * by their places in order.json, documents it does not list (a damaged
    * or missing file) last, then by number.
    */
-  async byName() {
-    const order = await this.file('order.json');
-    const rank = new Map();
-    if (Array.isArray(order)) order.forEach((d, i) => rank.has(d) || rank.set(d, i));
-    const at = (d) => (rank.has(d) ? rank.get(d) : Infinity);
-    return (a, b) => at(a) - at(b) || a - b;
+  byName() {
+    if (!this.nameOrder) {
+      this.nameOrder = this.file('order.json').then((order) => {
+        const rank = new Map();
+        if (Array.isArray(order)) order.forEach((d, i) => rank.has(d) || rank.set(d, i));
+        const at = (d) => (rank.has(d) ? rank.get(d) : Infinity);
+        return (a, b) => at(a) - at(b) || a - b;
+      });
+    }
+    return this.nameOrder;
   }
 
   /** valueDocs returns the documents having a facet value, compared case-insensitively. */

@@ -66,6 +66,7 @@ type Index struct {
 	files    map[string]*file
 	manifest *Manifest
 	weights  [256]float64
+	byName   []int32 // order.json, once decoded
 }
 
 // file is a loaded file, or the error loading it gave.
@@ -352,9 +353,22 @@ func (ix *Index) facetDocs(ctx context.Context, id string, v int) ([]int32, erro
 // the file is missing, as the browser reads it: results are then in
 // document order.
 func (ix *Index) ByName(ctx context.Context) ([]int32, error) {
-	var docs []int32
-	_, err := ix.decode(ctx, "order.json", &docs)
-	return docs, err
+	ix.mu.Lock()
+	docs := ix.byName
+	ix.mu.Unlock()
+	if docs != nil {
+		return docs, nil
+	}
+	if _, err := ix.decode(ctx, "order.json", &docs); err != nil {
+		return nil, err
+	}
+	if docs == nil {
+		docs = []int32{} // missing: not read again
+	}
+	ix.mu.Lock()
+	ix.byName = docs
+	ix.mu.Unlock()
+	return docs, nil
 }
 
 // FacetValues returns every value of a facet ("type", "tags", ...), most

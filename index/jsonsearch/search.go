@@ -261,7 +261,7 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) (*Result
 	for i, h := range r.Hits {
 		res.Hits[i] = Hit{Doc: int(h.Doc), Score: h.Score}
 	}
-	if opt.ByName && len(res.Hits) > 1 {
+	if opt.ByName && len(r.Words) > 0 && len(res.Hits) > 1 { // without words, Rank lists them by name
 		byName, err := ix.ByName(ctx)
 		if err != nil {
 			return nil, err
