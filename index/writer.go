@@ -109,9 +109,9 @@ type builder struct {
 // bleveBuild is the bleve index being built: documents cut into chunks,
 // a segment per chunk, chunks merged into groups (see chunkOf). The pass
 // builds each chunk's segment as soon as its documents are all there, and
-// merges each group as soon as its chunks are; a chunk or group that the
-// memo holds from the last build, its documents unchanged, is taken as it
-// was.
+// without a memo merges each group as soon as its chunks are (chunkDone);
+// a chunk or group that the memo holds from the last build, its documents
+// unchanged, is taken as it was.
 type bleveBuild struct {
 	sh    *shell
 	names []string
@@ -332,10 +332,10 @@ func (b *builder) analyze(i int, d *document) {
 }
 
 // chunkDone builds the segment of chunk k, whose documents (and records)
-// are all there, and merges its group if it was the group's last chunk to
-// come. The atomic counters order the writes of the goroutines that made
-// the documents and records, and built the group's other chunks, before
-// what follows.
+// are all there, and, in a build without a memo, merges its group if it
+// was the group's last chunk to come. The atomic counters order the
+// writes of the goroutines that made the documents and records, and
+// built the group's other chunks, before what follows.
 func (bb *bleveBuild) chunkDone(k int32) error {
 	ch, cp := bb.chunks[k], &bb.inPass[k]
 	sb, err := buildSegment(bb.sh.mapping, bb.names[ch.start:ch.end], cp.docs)
@@ -348,7 +348,11 @@ func (bb *bleveBuild) chunkDone(k int32) error {
 		bb.m.Put(key, sb)
 	}
 	gp := &bb.merged[cp.group]
-	if gp.pending.Add(-1) != 0 {
+	if gp.pending.Add(-1) != 0 || bb.m != nil {
+		// With a memo, which keeps every chunk's segment anyway, merging
+		// waits for writeSegments: there it runs beside the JSON index
+		// instead of holding up the pass, and a rebuild's pass is short.
+		// Without one, merging now lets the group's chunks go.
 		return nil
 	}
 	err = bb.merge(int(cp.group))
@@ -575,9 +579,9 @@ func (bb *bleveBuild) zipEntry(f bleveFile) (*zipped, error) {
 const bleveFormat = "bleve-3"
 
 // writeSegments writes the bleve index's segments, one per group of
-// documents (see chunkOf). The pass merged the groups that had a chunk to
-// build; the others are taken from the memo, or merged here from the
-// memo's chunks.
+// documents (see chunkOf). Without a memo, the pass merged every group;
+// with one, a group is taken from the memo when none of its chunks
+// changed, and merged here otherwise.
 func (bb *bleveBuild) writeSegments(ctx context.Context) error {
 	for k := range bb.inPass {
 		if err := bb.inPass[k].err; err != nil {
@@ -590,7 +594,7 @@ func (bb *bleveBuild) writeSegments(ctx context.Context) error {
 		switch {
 		case bb.merged[g].merged:
 		case bb.merged[g].pending.Load() != 0:
-			errs[g] = fmt.Errorf("internal error: segment group %d was not merged in the pass", g)
+			errs[g] = fmt.Errorf("internal error: segment group %d has chunks the pass did not build", g)
 		default:
 			if key := bb.groupKey(g); key != "" {
 				if seg, ok := memo.Lookup[*mergedSegment](bb.m, key); ok {
