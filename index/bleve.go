@@ -611,18 +611,25 @@ func writeZip(w io.Writer, paths []string, prefix string, entry func(i int) (*zi
 		if err != nil {
 			return err
 		}
-		h := &zip.FileHeader{
-			Name: prefix + "/" + p, Method: zip.Deflate, Modified: zipEpoch,
-			CRC32: z.crc, UncompressedSize64: z.size, CompressedSize64: uint64(len(z.compressed)),
-		}
-		h.SetMode(0o644)
-		fw, err := zw.CreateRaw(h)
-		if err != nil {
-			return err
-		}
-		if _, err := fw.Write(z.compressed); err != nil {
+		if err := addZipEntry(zw, prefix+"/"+p, z); err != nil {
 			return err
 		}
 	}
 	return zw.Close()
+}
+
+// addZipEntry adds the deflated file z to zw under name, with a fixed
+// time and mode.
+func addZipEntry(zw *zip.Writer, name string, z *zipped) error {
+	h := &zip.FileHeader{
+		Name: name, Method: zip.Deflate, Modified: zipEpoch,
+		CRC32: z.crc, UncompressedSize64: z.size, CompressedSize64: uint64(len(z.compressed)),
+	}
+	h.SetMode(0o644)
+	fw, err := zw.CreateRaw(h)
+	if err != nil {
+		return err
+	}
+	_, err = fw.Write(z.compressed)
+	return err
 }

@@ -1,10 +1,12 @@
 package index_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -71,6 +73,43 @@ description: Format Markdown tables.
 | - | - |
 `
 
+// assertArchiveHoldsFolder checks that the ZIP archive holds the files of
+// folder, byte for byte, under the folder's name, and nothing else.
+func assertArchiveHoldsFolder(t *testing.T, archive, folder string) {
+	t.Helper()
+	zr, err := zip.OpenReader(archive)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	inArchive := map[string]bool{}
+	for _, f := range zr.File {
+		inArchive[f.Name] = true
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatalf("%s in %s: %v", f.Name, archive, err)
+		}
+		want, err := os.ReadFile(filepath.Join(filepath.Dir(folder), filepath.FromSlash(f.Name)))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s in %s is not the file in the folder (%v)", f.Name, archive, err)
+		}
+	}
+	filepath.WalkDir(folder, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(filepath.Dir(folder), p)
+			if !inArchive[filepath.ToSlash(rel)] {
+				t.Errorf("%s is not in %s", rel, archive)
+			}
+		}
+		return err
+	})
+}
+
 // TestSearchIntegration builds a small catalog and queries both indexes.
 func TestSearchIntegration(t *testing.T) {
 	src := testutil.WriteTxtar(t, t.TempDir(), catalogTxtar)
@@ -81,6 +120,8 @@ func TestSearchIntegration(t *testing.T) {
 			t.Errorf("missing %s", p)
 		}
 	}
+	assertArchiveHoldsFolder(t, filepath.Join(site, "search", "bleve.zip"), filepath.Join(site, "search", "bleve"))
+
 	// The pages writer owns search/index.html: it must be the page that
 	// runs the search client, not anything this package wrote.
 	if page, err := os.ReadFile(filepath.Join(site, "search/index.html")); err != nil || !bytes.Contains(page, []byte(`id="search-app"`)) {

@@ -7,12 +7,14 @@
 package index
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -445,14 +447,19 @@ func (b *builder) write(out *output.Writer) error {
 		a.lists = recordTerms(b.recs, num)
 	}
 	// The bleve index's segments depend on nothing the JSON index makes:
-	// they are written while it is made.
+	// they are written, and bleve.zip but for root.bolt, while it is made.
+	var archive *bleveArchive
 	segments := make(chan error, 1)
 	go func() {
 		if b.bleve == nil {
 			segments <- nil
 			return
 		}
-		segments <- b.bleve.writeSegments(b.ctx)
+		err := b.bleve.writeSegments(b.ctx)
+		if err == nil {
+			archive, err = b.bleve.startArchive(b.ctx)
+		}
+		segments <- err
 	}()
 	blocks, err := buildJSON(a, facetsOf(a.size, a.doc), pageTemplate, related, func(f jsonFile) error {
 		return out.WriteRaw(Dir+f.path, f.data)
@@ -460,41 +467,91 @@ func (b *builder) write(out *output.Writer) error {
 	if serr := <-segments; err == nil {
 		err = serr
 	}
-	if err != nil {
-		return err
+	if err == nil {
+		err = b.ctx.Err()
 	}
-	if err := b.ctx.Err(); err != nil {
+	if err != nil {
+		if archive != nil {
+			archive.f.Close()
+		}
 		return err
 	}
 	if b.bleve == nil {
 		return nil
 	}
-	files, err := b.bleve.files(internalValues(related, blocks, num))
+	return b.bleve.finishArchive(archive, internalValues(related, blocks, num))
+}
+
+// A bleveArchive is bleve.zip being written: the files of the index
+// folder, root.bolt last, as it holds values that the JSON index works
+// out (internalValues), and the others are added while it is made.
+type bleveArchive struct {
+	f  io.WriteCloser
+	zw *zip.Writer
+}
+
+// startArchive writes index_meta.json to the index folder, and bleve.zip
+// with it and the segments (written already, see writeSegments).
+func (bb *bleveBuild) startArchive(ctx context.Context) (*bleveArchive, error) {
+	if err := bb.out.WriteRaw(BleveDir+"/"+metaFile, bb.sh.meta); err != nil {
+		return nil, err
+	}
+	files := make([]bleveFile, 0, 1+len(bb.groups))
+	files = append(files, bleveFile{path: metaFile, data: bb.sh.meta})
+	for g := range bb.groups {
+		files = append(files, bleveFile{path: segmentPath(g)})
+	}
+	f, err := bb.out.Create(BleveArchive)
+	if err != nil {
+		return nil, err
+	}
+	a := &bleveArchive{f: f, zw: zip.NewWriter(f)}
+	entries := bb.zipEntries(ctx, files)
+	defer entries.stop()
+	for i, file := range files {
+		z, err := entries.next(i)
+		if err == nil {
+			err = addZipEntry(a.zw, "bleve/"+file.path, z)
+		}
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// finishArchive writes root.bolt, with the internal values, to the index
+// folder and last to bleve.zip, which it closes.
+func (bb *bleveBuild) finishArchive(a *bleveArchive, internal map[string][]byte) error {
+	root, err := rootBolt(bb.sh, len(bb.groups), internal)
+	if err == nil {
+		err = bb.out.WriteRaw(BleveDir+"/"+rootFile, root)
+	}
+	var z *zipped
+	if err == nil {
+		z, err = bb.zipEntry(bleveFile{path: rootFile, data: root})
+	}
+	if err == nil {
+		err = addZipEntry(a.zw, "bleve/"+rootFile, z)
+	}
+	if err == nil {
+		err = a.zw.Close()
+	}
+	if cerr := a.f.Close(); err == nil {
+		err = cerr
+	}
 	if err != nil {
 		return fmt.Errorf("bleve index: %w", err)
 	}
-	paths := make([]string, len(files))
-	for i := range files {
-		f := &files[i]
-		paths[i] = f.path
-		if f.data != nil {
-			if err := out.WriteRaw(BleveDir+"/"+f.path, f.data); err != nil {
-				return err
-			}
-		}
-	}
-	zf, err := out.Create(BleveArchive)
-	if err != nil {
-		return err
-	}
-	entries := b.bleve.zipEntries(b.ctx, files)
-	err = writeZip(zf, paths, "bleve", entries.next)
-	entries.stop()
-	if cerr := zf.Close(); err == nil {
-		err = cerr
-	}
-	return err
+	return nil
 }
+
+// The files of the bleve index folder besides its segments.
+const (
+	metaFile = "index_meta.json"
+	rootFile = "store/root.bolt"
+)
 
 // zipEntries makes the entries of bleve.zip, deflating the files of the
 // index folder as written (a segment is read back from the output) a few
@@ -609,21 +666,6 @@ func (bb *bleveBuild) writeSegments(ctx context.Context) error {
 		return err
 	}
 	return errors.Join(errs...)
-}
-
-// files returns the files of the bleve index, sorted: index_meta.json and
-// store/root.bolt with their bytes, to be written, then the segments,
-// written already (writeSegments). root.bolt holds the internal values.
-func (bb *bleveBuild) files(internal map[string][]byte) ([]bleveFile, error) {
-	root, err := rootBolt(bb.sh, len(bb.groups), internal)
-	if err != nil {
-		return nil, err
-	}
-	files := []bleveFile{{path: "index_meta.json", data: bb.sh.meta}, {path: "store/root.bolt", data: root}}
-	for g := range bb.groups {
-		files = append(files, bleveFile{path: segmentPath(g)})
-	}
-	return files, nil
 }
 
 // lastRoot is the root.bolt last made, by its key (see rootBolt): it
