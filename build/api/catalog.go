@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"strconv"
+	"sync"
 
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/memo"
@@ -27,32 +28,35 @@ func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site
 	type file struct {
 		path string
 		make func() ([]byte, error)
-		// reads writes what the file reads of an entry to its key; nil
+		// reads is what the file reads of the entries, for its key; nil
 		// for a file that reads more than the entries and the site.
-		reads func(k *keyBuf, e *entry)
+		reads *entriesDigest
 	}
+	// Several files read the same of each entry: each digest is worked
+	// out once, by the first of them.
+	all, listing, usk := newEntriesDigest(readsAll), newEntriesDigest(readsListing), newEntriesDigest(readsUSK)
 	plugins := len(c.AllPlugins) > 0
 	files := []file{
-		{IndexPath, func() ([]byte, error) { return appendJSON(sized(entries, 1024), catalogIndex(entries, site)), nil }, readsAll},
-		{ManifestPath, func() ([]byte, error) { return appendJSON(sized(entries, 512), sessionManifest(entries, site)), nil }, readsAll},
-		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }, readsListing},
+		{IndexPath, func() ([]byte, error) { return appendJSON(sized(entries, 1024), catalogIndex(entries, site)), nil }, all},
+		{ManifestPath, func() ([]byte, error) { return appendJSON(sized(entries, 512), sessionManifest(entries, site)), nil }, all},
+		{PromptPath, func() ([]byte, error) { return promptBlock(entries), nil }, listing},
 		{AgentSkillsPath, func() ([]byte, error) { return agentSkillsIndex(out, entries, site) }, nil},
-		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }, readsUSK},
-		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }, readsUSK},
-		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }, readsUSK},
-		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }, readsListing},
-		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, plugins)) }, func(*keyBuf, *entry) {}},
+		{AgentInfoPath, func() ([]byte, error) { return marshal(uskInfo(entries, site)) }, usk},
+		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }, usk},
+		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }, usk},
+		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }, listing},
+		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, plugins)) }, newEntriesDigest(func(*keyBuf, *entry) {})},
 	}
 	// With plugins, llms.txt lists the skills by plugin, from the
 	// catalog's plugins.
-	llms := file{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }, readsListing}
+	llms := file{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }, listing}
 	if plugins {
 		llms.reads = nil
 		files = append(files, file{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }, nil})
 	}
 	files = append(files, llms)
 	if site.PublishesLegacyDiscovery() {
-		files = append(files, file{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }, readsListing})
+		files = append(files, file{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }, listing})
 	}
 	sk := siteKey(site)
 	// Each file reads the entries only: they are made in parallel, and
@@ -119,24 +123,48 @@ func (k *keyBuf) bools(bs ...bool) {
 }
 
 // catalogFileKey is the output group key of the catalog-wide file at
-// path, which reads of each entry what reads writes, and else only the
+// path, which reads of each entry what reads digests, and else only the
 // site (siteKey), whether the catalog has plugins, and how many entries
 // there are. "" (never reused) for an empty catalog, which a first build
 // may well have.
-func catalogFileKey(path string, entries []*entry, siteKey string, plugins bool, reads func(*keyBuf, *entry)) string {
+func catalogFileKey(path string, entries []*entry, siteKey string, plugins bool, reads *entriesDigest) string {
 	if len(entries) == 0 {
 		return ""
 	}
-	h := sha256.New()
 	var k keyBuf
-	k.str("api-catalog-1", path, siteKey, strconv.FormatBool(plugins), strconv.Itoa(len(entries)))
-	h.Write(k.b)
-	for _, e := range entries {
-		k.b = k.b[:0]
-		reads(&k, e)
-		h.Write(k.b)
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	k.str("api-catalog-2", path, siteKey, strconv.FormatBool(plugins), strconv.Itoa(len(entries)))
+	sum := reads.of(entries)
+	k.b = append(k.b, sum[:]...)
+	key := sha256.Sum256(k.b)
+	return hex.EncodeToString(key[:])
+}
+
+// An entriesDigest hashes what a catalog-wide file reads of every entry
+// (reads writes it to a keyBuf), once for all the files that read the
+// same.
+type entriesDigest struct {
+	reads func(k *keyBuf, e *entry)
+	once  sync.Once
+	sum   [sha256.Size]byte
+}
+
+func newEntriesDigest(reads func(k *keyBuf, e *entry)) *entriesDigest {
+	return &entriesDigest{reads: reads}
+}
+
+// of returns the digest of entries: those of the first call.
+func (d *entriesDigest) of(entries []*entry) [sha256.Size]byte {
+	d.once.Do(func() {
+		h := sha256.New()
+		var k keyBuf
+		for _, e := range entries {
+			k.b = k.b[:0]
+			d.reads(&k, e)
+			h.Write(k.b)
+		}
+		h.Sum(d.sum[:0])
+	})
+	return d.sum
 }
 
 // readsListing is what the files that list each skill with a link read:

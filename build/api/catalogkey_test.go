@@ -58,7 +58,7 @@ func TestReadsAllCoversEveryEntryField(t *testing.T) {
 		}
 	}
 	key := func(e *entry) string {
-		return catalogFileKey(IndexPath, []*entry{e}, "site", false, readsAll)
+		return catalogFileKey(IndexPath, []*entry{e}, "site", false, newEntriesDigest(readsAll))
 	}
 	want := key(base())
 	for _, f := range fields {
