@@ -69,6 +69,8 @@ const FormatVersion = 3
 type jsonFile struct {
 	path string // relative to search/
 	data []byte
+	// sum is the SHA-256 of data, set by buildJSON before emit.
+	sum [sha256.Size]byte
 }
 
 // Manifest is search/manifest.json, which index/jsonsearch reads too.
@@ -244,7 +246,7 @@ func writeTerms(a analysed, related map[string][]relatedTerm, put func(jsonFile)
 			}
 			b = appendEntry(b, inv.terms[k], int(inv.df[k]), head, a.n, nil, nil)
 		}
-		put(jsonFile{"p/" + PrefixFile(p.prefix), append(b, ']')})
+		put(jsonFile{path: "p/" + PrefixFile(p.prefix), data: append(b, ']')})
 	}
 	return seps, nil
 }
@@ -255,11 +257,15 @@ func writeTerms(a analysed, related map[string][]relatedTerm, put func(jsonFile)
 // first key of each term shard: the dictionary's blocks, among which
 // spelling neighbours are sought (rank.go).
 func buildJSON(a analysed, facets []facet, page string, related map[string][]relatedTerm, emit func(jsonFile) error) (blocks []string, err error) {
+	// The ID is a hash of every file's path and hash, which the output
+	// needs anyway: each file is hashed once.
 	h := sha256.New()
 	put := func(f jsonFile) {
 		if err == nil {
-			fmt.Fprintf(h, "%s\x00%d\x00", f.path, len(f.data))
-			h.Write(f.data)
+			f.sum = sha256.Sum256(f.data)
+			h.Write([]byte(f.path))
+			h.Write([]byte{0})
+			h.Write(f.sum[:])
 			err = emit(f)
 		}
 	}
@@ -270,7 +276,7 @@ func buildJSON(a analysed, facets []facet, page string, related map[string][]rel
 	for _, f := range cardFiles(a.size, a.doc) {
 		put(f)
 	}
-	put(jsonFile{"order.json", docNumberList(a.byName)})
+	put(jsonFile{path: "order.json", data: docNumberList(a.byName)})
 	facetInfos, facetFiles := writeFacets(facets)
 	for _, f := range facetFiles {
 		put(f)
@@ -292,7 +298,9 @@ func buildJSON(a analysed, facets []facet, page string, related map[string][]rel
 		Model:   model,
 	}
 	m.ID = hex.EncodeToString(h.Sum(nil))[:12]
-	return shards, emit(jsonFile{"manifest.json", mustJSON(m)})
+	manifest := jsonFile{path: "manifest.json", data: mustJSON(m)}
+	manifest.sum = sha256.Sum256(manifest.data)
+	return shards, emit(manifest)
 }
 
 func round6(x float64) float64 { return math.Round(x*1e6) / 1e6 }
@@ -438,7 +446,7 @@ func (w *shardWriter) add(k int, ps []Posting) {
 	w.cur = appendEntry(w.cur, t, len(ps), head, w.n, w.related[t], w.relatedOf)
 	if tail != nil {
 		// About six bytes a posting: grown once, not a dozen times.
-		w.emit(jsonFile{fmt.Sprintf("x/%d-%d.json", len(w.seps), w.entries), appendPostings(make([]byte, 0, 6*len(tail)+2), tail)})
+		w.emit(jsonFile{path: fmt.Sprintf("x/%d-%d.json", len(w.seps), w.entries), data: appendPostings(make([]byte, 0, 6*len(tail)+2), tail)})
 	}
 	w.entries++
 	if len(w.cur) >= shardTarget {
@@ -456,7 +464,7 @@ func (w *shardWriter) flush() {
 	}
 	w.seps = append(w.seps, sep)
 	w.cur = append(w.cur, ']')
-	w.emit(jsonFile{"t/" + strconv.Itoa(len(w.seps)-1) + ".json", w.cur})
+	w.emit(jsonFile{path: "t/" + strconv.Itoa(len(w.seps)-1) + ".json", data: w.cur})
 	w.cur, w.entries = nil, 0
 }
 
@@ -467,7 +475,7 @@ func (w *shardWriter) finish() []string {
 	w.flush()
 	if len(w.seps) == 0 {
 		w.seps = []string{""}
-		w.emit(jsonFile{"t/0.json", []byte("[]")})
+		w.emit(jsonFile{path: "t/0.json", data: []byte("[]")})
 	}
 	return w.seps
 }
@@ -609,7 +617,7 @@ func cardFiles(size int, doc func(d int) *document) []jsonFile {
 			}
 		}
 		if cards != nil {
-			files = append(files, jsonFile{"c/" + strconv.Itoa(i/cardsPerFile) + ".json", mustJSON(cards)})
+			files = append(files, jsonFile{path: "c/" + strconv.Itoa(i/cardsPerFile) + ".json", data: mustJSON(cards)})
 		}
 	}
 	return files
@@ -712,12 +720,12 @@ func writeFacets(facets []facet) ([]FacetInfo, []jsonFile) {
 				}
 				info.Labels[v.name] = shown
 			}
-			files = append(files, jsonFile{fmt.Sprintf("f/%s/%d.json", f.id, i), docList(v.docs)})
+			files = append(files, jsonFile{path: fmt.Sprintf("f/%s/%d.json", f.id, i), data: docList(v.docs)})
 		}
 		info.Values = all[:min(len(all), manifestValues)]
 		if len(all) > manifestValues {
 			info.All = true
-			files = append(files, jsonFile{"f/" + f.id + ".json", mustJSON(all)})
+			files = append(files, jsonFile{path: "f/" + f.id + ".json", data: mustJSON(all)})
 		}
 		infos = append(infos, info)
 	}

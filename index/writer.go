@@ -462,7 +462,7 @@ func (b *builder) write(out *output.Writer) error {
 		segments <- err
 	}()
 	blocks, err := buildJSON(a, facetsOf(a.size, a.doc), pageTemplate, related, func(f jsonFile) error {
-		return out.WriteRaw(Dir+f.path, f.data)
+		return out.WriteRawSum(Dir+f.path, f.data, f.sum)
 	})
 	if serr := <-segments; err == nil {
 		err = serr
