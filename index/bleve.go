@@ -601,23 +601,6 @@ func (d *deflater) zipped() *zipped {
 	return &zipped{crc: d.crc.Sum32(), size: d.size, compressed: d.compressed.Bytes()}
 }
 
-// writeZip writes a ZIP archive into w whose entries, in the order given,
-// are paths under prefix/, with fixed times and modes, entry i as
-// entry(i) gives it (called in order).
-func writeZip(w io.Writer, paths []string, prefix string, entry func(i int) (*zipped, error)) error {
-	zw := zip.NewWriter(w)
-	for i, p := range paths {
-		z, err := entry(i)
-		if err != nil {
-			return err
-		}
-		if err := addZipEntry(zw, prefix+"/"+p, z); err != nil {
-			return err
-		}
-	}
-	return zw.Close()
-}
-
 // addZipEntry adds the deflated file z to zw under name, with a fixed
 // time and mode.
 func addZipEntry(zw *zip.Writer, name string, z *zipped) error {

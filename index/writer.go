@@ -59,12 +59,14 @@ func (Writer) Name() string { return "search" }
 // Begin works out the facets, which both indexes need for every
 // document. The pass analyses each skill for the JSON index and adds it
 // to its bleve chunk, whose segment is built as soon as the chunk is
-// complete, and merges each group of chunks as soon as its chunks are, so
-// that no skill's text outlives the pass. Then come the JSON index and
-// the rest of the bleve index (folder and archive, unless the site leaves
-// it out). With a memo (serve), a skill that did not change since the
-// last build is not analysed again, and a chunk or group whose documents
-// did not change is taken as it was: its skills' content is not read.
+// complete, so that no skill's text outlives the pass; without a memo, it
+// merges each group of chunks as soon as its chunks are. Then come the
+// JSON index and the rest of the bleve index (folder and archive, unless
+// the site leaves it out). With a memo (serve), a skill that did not
+// change since the last build is not analysed again, a chunk or group
+// whose documents did not change is taken as it was (its skills' content
+// is not read), and the groups that changed are merged beside the JSON
+// index.
 func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
 	if siteinfo.SkillPage("{name}") != pageTemplate {
 		return pass.Work{}, fmt.Errorf("search: skill pages moved to %s; update index.pageTemplate", siteinfo.SkillPage("{name}"))
@@ -129,8 +131,8 @@ type bleveBuild struct {
 	// recs are the builder's records, by skill.
 	recs []*record
 	m    *memo.Memo
-	// out takes each merged segment as soon as it is made, so that the
-	// pass holds only its archive entry.
+	// out takes each merged segment as soon as it is made: bleve.zip
+	// reads it back from there.
 	out *output.Writer
 }
 
@@ -351,10 +353,11 @@ func (bb *bleveBuild) chunkDone(k int32) error {
 	}
 	gp := &bb.merged[cp.group]
 	if gp.pending.Add(-1) != 0 || bb.m != nil {
-		// With a memo, which keeps every chunk's segment anyway, merging
-		// waits for writeSegments: there it runs beside the JSON index
-		// instead of holding up the pass, and a rebuild's pass is short.
-		// Without one, merging now lets the group's chunks go.
+		// With a memo, which keeps the chunks' segments anyway (but for
+		// skills without a content key, never reused), merging waits for
+		// writeSegments: there it runs beside the JSON index instead of
+		// holding up the pass, and a rebuild's pass is short. Without
+		// one, merging now lets the group's chunks go.
 		return nil
 	}
 	err = bb.merge(int(cp.group))
@@ -425,7 +428,8 @@ func (bb *bleveBuild) chunkKey(k int) string {
 }
 
 // write writes the JSON index and, beside it, the bleve index's
-// segments, then the rest of the bleve index.
+// segments and bleve.zip but for root.bolt, then root.bolt, which holds
+// values the JSON index works out.
 func (b *builder) write(out *output.Writer) error {
 	related := b.relatedTerms()
 	names := make([]string, len(b.c.Skills))
@@ -448,6 +452,9 @@ func (b *builder) write(out *output.Writer) error {
 	}
 	// The bleve index's segments depend on nothing the JSON index makes:
 	// they are written, and bleve.zip but for root.bolt, while it is made.
+	// A JSON index that fails stops them: nothing will use them.
+	bleveCtx, stopBleve := context.WithCancel(b.ctx)
+	defer stopBleve()
 	var archive *bleveArchive
 	segments := make(chan error, 1)
 	go func() {
@@ -455,15 +462,18 @@ func (b *builder) write(out *output.Writer) error {
 			segments <- nil
 			return
 		}
-		err := b.bleve.writeSegments(b.ctx)
+		err := b.bleve.writeSegments(bleveCtx)
 		if err == nil {
-			archive, err = b.bleve.startArchive(b.ctx)
+			archive, err = b.bleve.startArchive(bleveCtx)
 		}
 		segments <- err
 	}()
 	blocks, err := buildJSON(a, facetsOf(a.size, a.doc), pageTemplate, related, func(f jsonFile) error {
 		return out.WriteRawSum(Dir+f.path, f.data, f.sum)
 	})
+	if err != nil {
+		stopBleve()
+	}
 	if serr := <-segments; err == nil {
 		err = serr
 	}
@@ -563,14 +573,18 @@ func (bb *bleveBuild) zipEntries(ctx context.Context, files []bleveFile) *zipPip
 	for i := range p.results {
 		p.results[i] = make(chan zipResult, 1)
 	}
+	p.running.Add(1)
 	go func() {
+		defer p.running.Done()
 		for i, f := range files {
 			select {
 			case p.ahead <- struct{}{}:
 			case <-p.done:
 				return
 			}
+			p.running.Add(1)
 			go func() {
+				defer p.running.Done()
 				z, err := bb.zipEntry(f)
 				p.results[i] <- zipResult{z, err}
 			}()
@@ -585,6 +599,7 @@ type zipPipe struct {
 	results []chan zipResult // by file, each sent once
 	ahead   chan struct{}    // an entry made and not yet taken
 	done    chan struct{}
+	running sync.WaitGroup // the goroutines making entries
 }
 
 type zipResult struct {
@@ -602,8 +617,12 @@ func (p *zipPipe) next(i int) (*zipped, error) {
 	return r.z, r.err
 }
 
-// stop lets the entries not taken go.
-func (p *zipPipe) stop() { close(p.done) }
+// stop lets the entries not taken go, and returns when no entry is being
+// made: none reads the output after the build is over.
+func (p *zipPipe) stop() {
+	close(p.done)
+	p.running.Wait()
+}
 
 // zipEntry is the archive entry of f, a file of the index folder.
 func (bb *bleveBuild) zipEntry(f bleveFile) (*zipped, error) {
