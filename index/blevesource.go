@@ -235,8 +235,18 @@ func (s *bleveSource) postings(ctx context.Context, term string) ([]Posting, err
 	return out, err
 }
 
-// ByName returns the documents in name order: bleve's own.
-func (s *bleveSource) ByName(context.Context) ([]int32, error) { return s.shared.docs, nil }
+// ByName compares documents by name: by their internal numbers, which
+// follow the names (unnumbered documents last, as NameOrder puts them).
+func (s *bleveSource) ByName(context.Context) (func(a, b int32) int, error) {
+	internal := s.shared.internal
+	at := func(d int32) int {
+		if d >= 0 && int(d) < len(internal) && internal[d] >= 0 {
+			return int(internal[d])
+		}
+		return math.MaxInt
+	}
+	return func(a, b int32) int { return cmp.Or(cmp.Compare(at(a), at(b)), cmp.Compare(a, b)) }, nil
+}
 
 // eachEntry calls fn with each entry of a field dictionary (fd and err
 // as the reader's FieldDict methods return them), then closes it.

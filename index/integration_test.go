@@ -393,3 +393,31 @@ func TestAdditionKeepsSearchFiles(t *testing.T) {
 		t.Errorf("%d facet files of %d changed", n, total["f"])
 	}
 }
+
+// TestBleveFiltersAloneByName: in the bleve index, a query of filters
+// alone lists skills by name, though documents are numbered by the hashes
+// of their names.
+func TestBleveFiltersAloneByName(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "catalog")
+	if err := catalogen.Generate(src, 40, 2); err != nil {
+		t.Fatal(err)
+	}
+	ix, err := index.Open(buildSite(t, filepath.Join(t.TempDir(), "site"), src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	for _, q := range []string{"format:skill-md", "-format:uasp format:skill-md"} {
+		res, err := ix.Search(q, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, h := range res.Hits {
+			names = append(names, h.Name)
+		}
+		if len(names) < 10 || !slices.IsSorted(names) {
+			t.Errorf("%q: %v, want most of the 40 skills, by name", q, names)
+		}
+	}
+}

@@ -40,8 +40,9 @@ type TermSource interface {
 	// FacetDocs returns the documents having the facet value (compared
 	// case-insensitively), in order.
 	FacetDocs(ctx context.Context, facet, value string) ([]int32, error)
-	// ByName returns every document, in name order (see NameOrder).
-	ByName(ctx context.Context) ([]int32, error)
+	// ByName returns a comparison of documents by name (see
+	// NameOrder), worked out once for the source.
+	ByName(ctx context.Context) (func(a, b int32) int, error)
 }
 
 // TermEntry is a term of an index.
@@ -98,9 +99,9 @@ func (k KeyKind) String() string {
 	return [...]string{"term", "completion", "neighbour", "related"}[k]
 }
 
-// NameOrder returns a comparison of documents by name, given a
-// TermSource's ByName: by their places in it, documents it does not list
-// (a damaged index) last, then by number.
+// NameOrder returns a comparison of documents by name, given every
+// document in name order: by their places in it, documents it does not
+// list (a damaged index) last, then by number.
 func NameOrder(byName []int32) func(a, b int32) int {
 	rank := make(map[int32]int, len(byName))
 	for i, d := range byName {
@@ -497,11 +498,10 @@ func Rank(ctx context.Context, src TermSource, q Query, opt RankOptions) (*Ranki
 			}
 		}
 		if len(r.Hits) > 1 {
-			byName, err := src.ByName(ctx)
+			order, err := src.ByName(ctx)
 			if err != nil {
 				return nil, err
 			}
-			order := NameOrder(byName)
 			slices.SortFunc(r.Hits, func(a, b ScoredDoc) int { return order(a.Doc, b.Doc) })
 		}
 		return r, nil

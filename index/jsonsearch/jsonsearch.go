@@ -66,7 +66,7 @@ type Index struct {
 	files    map[string]*file
 	manifest *Manifest
 	weights  [256]float64
-	byName   []int32 // order.json, once decoded
+	byName   func(a, b int32) int // from order.json, once read
 }
 
 // file is a loaded file, or the error loading it gave.
@@ -349,26 +349,25 @@ func (ix *Index) facetDocs(ctx context.Context, id string, v int) ([]int32, erro
 	return decodeDocs(list), nil
 }
 
-// ByName returns every document, in name order (order.json); none when
-// the file is missing, as the browser reads it: results are then in
-// document order.
-func (ix *Index) ByName(ctx context.Context) ([]int32, error) {
+// ByName returns a comparison of documents by name (index.NameOrder of
+// order.json); in document order when the file is missing, as the
+// browser reads it.
+func (ix *Index) ByName(ctx context.Context) (func(a, b int32) int, error) {
 	ix.mu.Lock()
-	docs := ix.byName
+	order := ix.byName
 	ix.mu.Unlock()
-	if docs != nil {
-		return docs, nil
+	if order != nil {
+		return order, nil
 	}
+	var docs []int32
 	if _, err := ix.decode(ctx, "order.json", &docs); err != nil {
 		return nil, err
 	}
-	if docs == nil {
-		docs = []int32{} // missing: not read again
-	}
+	order = index.NameOrder(docs)
 	ix.mu.Lock()
-	ix.byName = docs
+	ix.byName = order
 	ix.mu.Unlock()
-	return docs, nil
+	return order, nil
 }
 
 // FacetValues returns every value of a facet ("type", "tags", ...), most

@@ -262,11 +262,10 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) (*Result
 		res.Hits[i] = Hit{Doc: int(h.Doc), Score: h.Score}
 	}
 	if opt.ByName && len(r.Words) > 0 && len(res.Hits) > 1 { // without words, Rank lists them by name
-		byName, err := ix.ByName(ctx)
+		order, err := ix.ByName(ctx)
 		if err != nil {
 			return nil, err
 		}
-		order := index.NameOrder(byName)
 		slices.SortFunc(res.Hits, func(a, b Hit) int { return order(int32(a.Doc), int32(b.Doc)) })
 	}
 	for _, keys := range r.Keys {
