@@ -2,7 +2,9 @@ package index
 
 import (
 	"archive/zip"
+	"bufio"
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"hash"
 	"hash/crc32"
@@ -319,33 +321,44 @@ func analyseDocuments(m *mapping.IndexMappingImpl, ids []string, docs []*bleveDo
 
 // mergeSegments merges segments, in order, into one and writes it to w,
 // as scorch's merger writes it to a file. One segment is written as it
-// is: a group of one chunk is not merged, in every build alike.
+// is: a group of one chunk is not merged, in every build alike. The
+// merged segment streams to w: held whole until written, the largest
+// group's would sit in memory beside the chunks it is made of.
 func mergeSegments(segs []*zap.SegmentBase, w io.Writer) error {
 	if len(segs) == 1 {
 		_, err := segs[0].WriteTo(w)
 		return err
 	}
-	// The merged segment is about as large as its parts: a buffer of
-	// their size grows no more, where one grown by doubling would hold
-	// up to twice the segment.
-	var body bytes.Buffer
-	size := 0
-	for _, s := range segs {
-		size += s.Size()
-	}
-	body.Grow(size)
-	cr := zap.NewCountHashWriter(&body)
-	_, numDocs, storedIndexOffset, fieldsIndexOffset, docValueOffset, dictLocs, fieldsInv, fieldsMap, err :=
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cr := zap.NewCountHashWriter(bw)
+	_, numDocs, storedIndexOffset, fieldsIndexOffset, docValueOffset, _, _, _, err :=
 		zap.MergeToWriter(segs, make([]*roaring.Bitmap, len(segs)), zap.DefaultChunkMode, cr, nil)
 	if err != nil {
 		return fmt.Errorf("bleve merge: %w", err)
 	}
-	merged, err := zap.InitSegmentBase(body.Bytes(), cr.Sum32(), zap.DefaultChunkMode, fieldsMap, fieldsInv,
-		numDocs, storedIndexOffset, fieldsIndexOffset, docValueOffset, dictLocs, nil)
-	if err != nil {
-		return fmt.Errorf("bleve merge: %w", err)
+	if err := writeFooter(cr, numDocs, storedIndexOffset, fieldsIndexOffset, docValueOffset, zap.DefaultChunkMode); err != nil {
+		return err
 	}
-	_, err = merged.WriteTo(w)
+	return bw.Flush()
+}
+
+// writeFooter ends a zap segment whose body went through cr with the
+// footer zap writes after it (zapx's persistFooter, unexported): the
+// number of documents, the offsets of the stored fields' index, of the
+// fields' index and of the doc values, big-endian 64-bit; the chunk mode
+// and zap's version, 32-bit; then the CRC-32 of everything before it.
+// TestMergeSegmentsAsZap compares the result with a segment zap merges
+// itself.
+func writeFooter(cr *zap.CountHashWriter, numDocs, storedIndexOffset, fieldsIndexOffset, docValueOffset uint64, chunkMode uint32) error {
+	var f [zap.FooterSize]byte
+	binary.BigEndian.PutUint64(f[0:], numDocs)
+	binary.BigEndian.PutUint64(f[8:], storedIndexOffset)
+	binary.BigEndian.PutUint64(f[16:], fieldsIndexOffset)
+	binary.BigEndian.PutUint64(f[24:], docValueOffset)
+	binary.BigEndian.PutUint32(f[32:], chunkMode)
+	binary.BigEndian.PutUint32(f[36:], zap.Version)
+	binary.BigEndian.PutUint32(f[40:], crc32.Update(cr.Sum32(), crc32.IEEETable, f[:40]))
+	_, err := cr.Write(f[:])
 	return err
 }
 

@@ -3,10 +3,16 @@ package index
 import (
 	"bytes"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
 
+	"github.com/RoaringBitmap/roaring/v2"
 	bdocument "github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bindex "github.com/blevesearch/bleve_index_api"
+	seg "github.com/blevesearch/scorch_segment_api/v2"
 	zap "github.com/blevesearch/zapx/v15"
 
 	"github.com/skilldex/skilldex/build/catalog"
@@ -162,4 +168,50 @@ func records(ctx context.Context, c *catalog.Catalog, m *memo.Memo) []*record {
 	b, _ := newBuilder(ctx, c, nil, m) // no site, no bleve index: no error
 	parallel.For(ctx, len(b.recs), 0, func(i int) { b.skill(i, pass.Of(c, i)) })
 	return b.recs
+}
+
+// Merged merges the segments of the first n chunks twice: with
+// mergeSegments, and with zap's own merge into a file in dir. It returns
+// both segments' bytes.
+func (c *Chunks) Merged(n int, dir string) (ours, zaps []byte, err error) {
+	parts := make([]*zap.SegmentBase, n)
+	in := make([]seg.Segment, n)
+	for k := range n {
+		if parts[k], err = buildSegment(c.m, c.ids[k], c.docs[k]); err != nil {
+			return nil, nil, err
+		}
+		in[k] = parts[k]
+	}
+	var b bytes.Buffer
+	if err := mergeSegments(parts, &b); err != nil {
+		return nil, nil, err
+	}
+	path := filepath.Join(dir, "merged.zap")
+	if _, _, err := (&zap.ZapPlugin{}).Merge(in, make([]*roaring.Bitmap, n), path, nil, nil); err != nil {
+		return nil, nil, err
+	}
+	zaps, err = os.ReadFile(path)
+	return b.Bytes(), zaps, err
+}
+
+// Chunks returns the number of chunks.
+func (c *Chunks) Chunks() int { return len(c.ids) }
+
+// MergeBench builds the segment of every chunk, then measures merging
+// them all into one, written to io.Discard.
+func (c *Chunks) MergeBench(b *testing.B) {
+	parts := make([]*zap.SegmentBase, len(c.ids))
+	for k := range c.ids {
+		var err error
+		if parts[k], err = buildSegment(c.m, c.ids[k], c.docs[k]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if err := mergeSegments(parts, io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -124,3 +124,28 @@ func TestSegmentsAsBleveBuildsThem(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeSegmentsAsZap merges the corpus's first chunk segments, runs
+// of several lengths, as a build does and as zap's own merge into a file
+// does, and compares the bytes: the build writes zap's footer itself.
+func TestMergeSegmentsAsZap(t *testing.T) {
+	ch := loadChunks(t, testutil.Testdata(t, "corpus", "skills"))
+	if ch.Chunks() < 4 {
+		t.Fatalf("the corpus makes %d chunks; the test needs 4 or more", ch.Chunks())
+	}
+	for _, n := range []int{2, 3, ch.Chunks()} {
+		ours, zaps, err := ch.Merged(n, t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(ours, zaps) {
+			t.Errorf("%d chunks merged: %d bytes, zap writes %d", n, len(ours), len(zaps))
+		}
+	}
+}
+
+// BenchmarkMergeSegments merges the segments of every chunk of the corpus
+// into one, as a build merges a group's chunks.
+func BenchmarkMergeSegments(b *testing.B) {
+	loadChunks(b, testutil.Testdata(b, "corpus", "skills")).MergeBench(b)
+}
