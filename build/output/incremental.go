@@ -143,18 +143,19 @@ func (g *Group) WriteFile(p string, data []byte) error {
 
 // WriteRaw writes data to p as given, as part of the group.
 func (g *Group) WriteRaw(p string, data []byte) error {
-	if err := g.w.writeRaw(p, data); err != nil {
+	key, err := g.w.writeRaw(p, data)
+	if err != nil {
 		return err
 	}
-	g.add(p)
+	g.add(key)
 	return nil
 }
 
 // Create opens p for streaming, as part of the group.
 func (g *Group) Create(p string) (io.WriteCloser, error) {
-	f, err := g.w.create(p)
+	key, f, err := g.w.create(p)
 	if err == nil {
-		g.add(p)
+		g.add(key)
 	}
 	return f, err
 }

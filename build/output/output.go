@@ -71,6 +71,9 @@ type Writer struct {
 	groups   map[string]*groupEntry
 	fromPrev int      // claimed paths that prev has: all of them, when none is gone
 	fresh    []string // claimed paths not kept: what an incremental commit moves into dest
+	// paths and entries hold a full build's registry (claim).
+	paths   pathArena
+	entries entrySlab
 	// kept counts the files kept unchanged since prev: their entries are
 	// prev's own, shared, not copies (an entry never changes once its
 	// build committed).
@@ -225,19 +228,29 @@ func (w *Writer) Dir() string { return w.tmp }
 // claim records site path p as written with entry e, or kept when e is
 // the previous build's entry for p (the copy at dest is served, none is
 // written to tmp: the name returned is ""). Otherwise it returns the file
-// name under tmp to write p to, its folder made.
-func (w *Writer) claim(p string, e *entry, kept bool) (string, error) {
+// name under tmp to write p to, its folder made. It returns the path and
+// the entry as the writer keeps them, which a full build copies into its
+// registry's blocks (registry.go): callers that keep either use those.
+func (w *Writer) claim(p string, e *entry, kept bool) (key string, stored *entry, full string, err error) {
 	if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
-		return "", fmt.Errorf("output: invalid site path %q", p)
+		return "", nil, "", fmt.Errorf("output: invalid site path %q", p)
 	}
 	w.mu.Lock()
 	if w.done {
 		w.mu.Unlock()
-		return "", errors.New("output: write after Commit or Abort")
+		return "", nil, "", errors.New("output: write after Commit or Abort")
 	}
 	if _, dup := w.files[p]; dup {
 		w.mu.Unlock()
-		return "", fmt.Errorf("output: %s written twice", p)
+		return "", nil, "", fmt.Errorf("output: %s written twice", p)
+	}
+	if w.prev == nil {
+		// A full build's registry lives until the site is committed
+		// (or, in serve, until the files change): in blocks. An
+		// incremental one adds few files, whose blocks would outlive
+		// them, kept alive by the paths and entries the next builds
+		// share.
+		p, e = w.paths.copy(p), w.entries.new(*e)
 	}
 	w.files[p] = e
 	if w.prev != nil {
@@ -253,12 +266,12 @@ func (w *Writer) claim(p string, e *entry, kept bool) (string, error) {
 	}
 	w.mu.Unlock()
 	if kept {
-		return "", nil
+		return p, e, "", nil
 	}
 	if err := w.mkdir(path.Dir(p)); err != nil {
-		return "", err
+		return "", nil, "", err
 	}
-	return filepath.Join(w.tmp, filepath.FromSlash(p)), nil
+	return p, e, filepath.Join(w.tmp, filepath.FromSlash(p)), nil
 }
 
 // mkdir makes dir, a site path ("." for the root), and its missing
@@ -318,30 +331,33 @@ func (w *Writer) minify(p string, data []byte) ([]byte, error) {
 // WriteRaw writes data to p exactly as given. It keeps no reference to
 // data, which the caller may reuse once it returns.
 func (w *Writer) WriteRaw(p string, data []byte) error {
-	return w.writeRaw(p, data)
+	_, err := w.writeRaw(p, data)
+	return err
 }
 
 // WriteRawSum is WriteRaw of data whose SHA-256 hash is sum, for bytes a
 // caller keeps from build to build with their hash: writing them again
 // hashes nothing.
 func (w *Writer) WriteRawSum(p string, data []byte, sum [sha256.Size]byte) error {
-	return w.writeHashed(p, data, sum)
+	_, err := w.writeHashed(p, data, sum)
+	return err
 }
 
-func (w *Writer) writeRaw(p string, data []byte) error {
+// writeRaw writes data to p and returns p as claim keeps it.
+func (w *Writer) writeRaw(p string, data []byte) (string, error) {
 	return w.writeHashed(p, data, sha256.Sum256(data))
 }
 
-func (w *Writer) writeHashed(p string, data []byte, sum [sha256.Size]byte) error {
+func (w *Writer) writeHashed(p string, data []byte, sum [sha256.Size]byte) (string, error) {
 	if old := w.prev.unchanged(p, sum); old != nil {
-		_, err := w.claim(p, old, true)
-		return err
+		key, _, _, err := w.claim(p, old, true)
+		return key, err
 	}
-	full, err := w.claim(p, &entry{size: int64(len(data)), hash: sum, hashed: true}, false)
+	key, _, full, err := w.claim(p, &entry{size: int64(len(data)), hash: sum, hashed: true}, false)
 	if err != nil {
-		return err
+		return "", err
 	}
-	return writeFile(full, data)
+	return key, writeFile(full, data)
 }
 
 // writeFile writes data to the new file name.
@@ -359,20 +375,21 @@ func writeFile(name string, data []byte) error {
 
 // Create opens p for streaming raw content.
 func (w *Writer) Create(p string) (io.WriteCloser, error) {
-	return w.create(p)
+	_, f, err := w.create(p)
+	return f, err
 }
 
-func (w *Writer) create(p string) (io.WriteCloser, error) {
-	e := &entry{size: -1}
-	full, err := w.claim(p, e, false)
+// create opens p for streaming and returns p as claim keeps it.
+func (w *Writer) create(p string) (string, io.WriteCloser, error) {
+	key, e, full, err := w.claim(p, &entry{size: -1}, false)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	f, err := newFile(full)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	return &hashingFile{f: f, h: sha256.New(), w: w, e: e}, nil
+	return key, &hashingFile{f: f, h: sha256.New(), w: w, e: e}, nil
 }
 
 // hashingFile records the hash and size of a streamed file when it closes.
@@ -405,7 +422,7 @@ func (h *hashingFile) Close() error {
 // Dir(); the returned path is where to write. An incremental build
 // replaces the whole folder at Commit.
 func (w *Writer) Reserve(p string) (string, error) {
-	full, err := w.claim(p, &entry{size: -1, reserved: true}, false)
+	_, _, full, err := w.claim(p, &entry{size: -1, reserved: true}, false)
 	if err != nil {
 		return "", err
 	}
