@@ -14,6 +14,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/token/stop"
 	"github.com/blevesearch/bleve/v2/analysis/tokenizer/unicode"
 	bindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/skilldex/skilldex/internal/arena"
 )
 
 // indexAnalyzer analyses the text fields of the bleve index at build time
@@ -47,6 +49,13 @@ type indexAnalyzer struct {
 	// maxWords bounds the words remembered: past it, they are all
 	// forgotten before the next text.
 	maxWords int
+	// vocab and termSlab hold the words' and terms' strings and the
+	// terms themselves: tens of thousands of small objects per
+	// analyzer, alive from chunk to chunk, in a few blocks (see
+	// package arena). Forgetting the words starts new blocks: the old
+	// ones live on while the documents in flight use their terms.
+	vocab    arena.Strings
+	termSlab arena.Slab[term]
 
 	toks   []token // the tokens of the text last analysed
 	seq    uint32  // numbers the texts analysed, for term.seq
@@ -138,6 +147,7 @@ func (a *indexAnalyzer) tokenize(text []byte) bool {
 		// Only between texts: the tokens of a text must share their terms.
 		clear(a.words)
 		clear(a.terms)
+		a.vocab, a.termSlab = arena.Strings{}, arena.Slab[term]{}
 	}
 	a.toks = a.toks[:0]
 	if whole {
@@ -199,13 +209,13 @@ func (a *indexAnalyzer) term(word []byte) *term {
 	}
 	var t *term
 	if len(ts) > 0 {
-		text := string(ts[0].Term)
-		if t = a.terms[text]; t == nil {
-			t = &term{text: text, bytes: []byte(text)}
+		if t = a.terms[string(ts[0].Term)]; t == nil {
+			text := a.vocab.StringOf(ts[0].Term)
+			t = a.termSlab.New(term{text: text, bytes: a.vocab.Bytes(text)})
 			a.terms[text] = t
 		}
 	}
-	a.words[string(word)] = t
+	a.words[a.vocab.StringOf(word)] = t
 	return t
 }
 

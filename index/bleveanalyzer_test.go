@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+
 	"strings"
 	"testing"
 
@@ -183,4 +184,32 @@ func TestBleveFieldsFollowTheStruct(t *testing.T) {
 			t.Errorf("bleveFields[%d] is %s (list %v), bleveDoc's field %s (json %q, list %v)", i, f.name, f.list != nil, sf.Name, tag, isList)
 		}
 	}
+}
+
+// BenchmarkCollectWithVocabulary measures a full garbage collection while
+// two analyzers (a build's two workers) remember as many words as they
+// may, what each collection of a build visits besides the rest of it.
+func BenchmarkCollectWithVocabulary(b *testing.B) {
+	m, err := NewMapping()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var analyzers []*indexAnalyzer
+	for w := range 2 {
+		a, err := newIndexAnalyzer(m.AnalyzerNamed(analyzerName))
+		if err != nil {
+			b.Fatal(err)
+		}
+		var text strings.Builder
+		for i := range maxWords {
+			fmt.Fprintf(&text, "word%dx%d ", w, i)
+			if i%1000 == 999 {
+				a.tokenize([]byte(text.String()))
+				text.Reset()
+			}
+		}
+		a.tokenize([]byte(text.String()))
+		analyzers = append(analyzers, a)
+	}
+	testutil.BenchCollections(b, analyzers)
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/tdewolff/minify/v2/xml"
 
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/internal/arena"
 )
 
 // Marker is the file that marks a folder as a site skilldex made. Its
@@ -71,9 +72,11 @@ type Writer struct {
 	groups   map[string]*groupEntry
 	fromPrev int      // claimed paths that prev has: all of them, when none is gone
 	fresh    []string // claimed paths not kept: what an incremental commit moves into dest
-	// paths and entries hold a full build's registry (claim).
-	paths   pathArena
-	entries entrySlab
+	// paths and entries hold a full build's paths and entries (claim):
+	// over a million at 100,000 skills, each an object for every
+	// collection to visit if they were not in blocks.
+	paths   arena.Strings
+	entries arena.Slab[entry]
 	// kept counts the files kept unchanged since prev: their entries are
 	// prev's own, shared, not copies (an entry never changes once its
 	// build committed).
@@ -229,8 +232,8 @@ func (w *Writer) Dir() string { return w.tmp }
 // the previous build's entry for p (the copy at dest is served, none is
 // written to tmp: the name returned is ""). Otherwise it returns the file
 // name under tmp to write p to, its folder made. It returns the path and
-// the entry as the writer keeps them, which a full build copies into its
-// registry's blocks (registry.go): callers that keep either use those.
+// the entry as the writer keeps them, which a full build copies into
+// blocks (see Writer.paths): callers that keep either use those.
 func (w *Writer) claim(p string, e *entry, kept bool) (key string, stored *entry, full string, err error) {
 	if !fs.ValidPath(p) || p == "." || strings.Contains(p, "\\") {
 		return "", nil, "", fmt.Errorf("output: invalid site path %q", p)
@@ -250,7 +253,7 @@ func (w *Writer) claim(p string, e *entry, kept bool) (key string, stored *entry
 		// incremental one adds few files, whose blocks would outlive
 		// them, kept alive by the paths and entries the next builds
 		// share.
-		p, e = w.paths.copy(p), w.entries.new(*e)
+		p, e = w.paths.String(p), w.entries.New(*e)
 	}
 	w.files[p] = e
 	if w.prev != nil {

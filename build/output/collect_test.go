@@ -3,8 +3,10 @@ package output
 import (
 	"fmt"
 	"path/filepath"
-	"runtime"
+
 	"testing"
+
+	"github.com/skilldex/skilldex/internal/testutil"
 )
 
 // BenchmarkCollectWithFiles measures a full garbage collection while the
@@ -28,11 +30,5 @@ func BenchmarkCollectWithFiles(b *testing.B) {
 			}
 		}
 	}
-	runtime.GC()
-	b.ResetTimer()
-	for b.Loop() {
-		runtime.GC()
-	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N)/1000, "ms/GC")
-	runtime.KeepAlive(w)
+	testutil.BenchCollections(b, w)
 }
