@@ -9,6 +9,8 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/lang/en"
 	porterstemmer "github.com/blevesearch/go-porterstemmer"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/skilldex/skilldex/internal/arena"
 )
 
 // The JSON index and the browser agree on what a term is: static/search-core.js
@@ -155,6 +157,9 @@ func Stem(w string) string {
 // (stemCaches).
 type stemCache struct {
 	stems map[string]string
+	// strs holds the words and stems (see package arena): tens of
+	// thousands of strings per cache, alive from skill to skill.
+	strs arena.Strings
 }
 
 // maxStems bounds the words a stemCache remembers: past it, they are all
@@ -170,10 +175,11 @@ func (c *stemCache) stem(b []byte) []byte {
 	}
 	if len(c.stems) >= maxStems {
 		clear(c.stems)
+		c.strs = arena.Strings{}
 	}
-	w := string(b)
+	w := c.strs.StringOf(b)
 	st := porterStem(b)
-	c.stems[w] = string(st)
+	c.stems[w] = c.strs.StringOf(st)
 	return st
 }
 

@@ -1,10 +1,13 @@
 package index
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
 	porterstemmer "github.com/blevesearch/go-porterstemmer"
+
+	"github.com/skilldex/skilldex/internal/testutil"
 )
 
 func TestStem(t *testing.T) {
@@ -92,4 +95,18 @@ func TestTokens(t *testing.T) {
 			t.Errorf("Tokens(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+// BenchmarkCollectWithStems measures a full garbage collection while two
+// stem caches (a build's two workers) are full.
+func BenchmarkCollectWithStems(b *testing.B) {
+	var caches []*stemCache
+	for w := range 2 {
+		c := &stemCache{stems: map[string]string{}}
+		for i := range maxStems {
+			c.stem(fmt.Appendf(nil, "word%dx%dings", w, i))
+		}
+		caches = append(caches, c)
+	}
+	testutil.BenchCollections(b, caches)
 }
