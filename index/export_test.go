@@ -174,17 +174,17 @@ func records(ctx context.Context, c *catalog.Catalog, m *memo.Memo) []*record {
 // mergeSegments, and with zap's own merge into a file in dir. It returns
 // both segments' bytes.
 func (c *Chunks) Merged(n int, dir string) (ours, zaps []byte, err error) {
-	parts := make([]*zap.SegmentBase, n)
-	in := make([]seg.Segment, n)
-	for k := range n {
-		if parts[k], err = buildSegment(c.m, c.ids[k], c.docs[k]); err != nil {
-			return nil, nil, err
-		}
-		in[k] = parts[k]
+	parts, err := c.chunkSegments(n)
+	if err != nil {
+		return nil, nil, err
 	}
 	var b bytes.Buffer
 	if err := mergeSegments(parts, &b); err != nil {
 		return nil, nil, err
+	}
+	in := make([]seg.Segment, n)
+	for k, p := range parts {
+		in[k] = p
 	}
 	path := filepath.Join(dir, "merged.zap")
 	if _, _, err := (&zap.ZapPlugin{}).Merge(in, make([]*roaring.Bitmap, n), path, nil, nil); err != nil {
@@ -200,12 +200,9 @@ func (c *Chunks) Chunks() int { return len(c.ids) }
 // MergeBench builds the segment of every chunk, then measures merging
 // them all into one, written to io.Discard.
 func (c *Chunks) MergeBench(b *testing.B) {
-	parts := make([]*zap.SegmentBase, len(c.ids))
-	for k := range c.ids {
-		var err error
-		if parts[k], err = buildSegment(c.m, c.ids[k], c.docs[k]); err != nil {
-			b.Fatal(err)
-		}
+	parts, err := c.chunkSegments(len(c.ids))
+	if err != nil {
+		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -214,4 +211,16 @@ func (c *Chunks) MergeBench(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// chunkSegments builds the segments of the first n chunks.
+func (c *Chunks) chunkSegments(n int) ([]*zap.SegmentBase, error) {
+	parts := make([]*zap.SegmentBase, n)
+	for k := range n {
+		var err error
+		if parts[k], err = buildSegment(c.m, c.ids[k], c.docs[k]); err != nil {
+			return nil, err
+		}
+	}
+	return parts, nil
 }

@@ -3,7 +3,6 @@ package output
 import (
 	"fmt"
 	"path/filepath"
-
 	"testing"
 
 	"github.com/skilldex/skilldex/internal/testutil"

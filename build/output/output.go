@@ -72,9 +72,9 @@ type Writer struct {
 	groups   map[string]*groupEntry
 	fromPrev int      // claimed paths that prev has: all of them, when none is gone
 	fresh    []string // claimed paths not kept: what an incremental commit moves into dest
-	// paths and entries hold a full build's paths and entries (claim):
-	// over a million at 100,000 skills, each an object for every
-	// collection to visit if they were not in blocks.
+	// paths and entries hold a full build's paths and entries (claim),
+	// one of each a file of the site: in blocks, not as objects of
+	// their own for every collection to visit.
 	paths   arena.Strings
 	entries arena.Slab[entry]
 	// kept counts the files kept unchanged since prev: their entries are
