@@ -306,6 +306,7 @@ func command(dir, name string, args ...string) *exec.Cmd {
 func measure(site string, cmd *exec.Cmd) (measurement, error) {
 	var out bytes.Buffer
 	cmd.Stdout = &out
+	settle()
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)

@@ -51,6 +51,7 @@ func measureRebuild(src, site string) (rebuild, error) {
 	}
 	defer os.WriteFile(file, original, 0o644)
 	opt := build.Options{LoadOptions: build.LoadOptions{Sources: []string{src}, Cache: build.NewCache()}, Output: site}
+	settle()
 	start := time.Now()
 	res, err := build.Build(context.Background(), opt)
 	if err != nil {
