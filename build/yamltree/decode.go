@@ -114,9 +114,50 @@ func wrapParseError(data []byte, err error) error {
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	if m := lineErr.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
+		if l := failingLine(data, m[2]); l > 0 {
+			line = l
+		}
 		return &Error{Line: line, Column: firstNonBlank(data, line), Msg: m[2]}
 	}
 	return &Error{Line: 1, Column: 1, Msg: msg}
+}
+
+// maxLocate bounds the documents failingLine searches: it parses a prefix
+// a line, so its cost is the square of the size.
+const maxLocate = 32 << 10
+
+// failingLine returns the first 1-based line at which data's prefix fails
+// to parse with the problem msg, or 0. The parser's own line is that of
+// the construct the problem is in, not of the problem, and for parser
+// errors (an unclosed [, a key indented wrong) it is one less than that
+// line: a user sent to it looks at a line with nothing wrong.
+func failingLine(data []byte, msg string) int {
+	if len(data) > maxLocate {
+		return 0
+	}
+	line := 0
+	for end := 0; end < len(data); {
+		next := bytes.IndexByte(data[end:], '\n')
+		if next < 0 {
+			end = len(data)
+		} else {
+			end += next + 1
+		}
+		line++
+		var n yaml.Node
+		err := yaml.NewDecoder(bytes.NewReader(data[:end])).Decode(&n)
+		if err == nil || errors.Is(err, io.EOF) {
+			continue
+		}
+		text := strings.TrimPrefix(err.Error(), "yaml: ")
+		if m := lineErr.FindStringSubmatch(text); m != nil {
+			text = m[2]
+		}
+		if text == msg {
+			return line
+		}
+	}
+	return 0
 }
 
 // firstNonBlank returns the 1-based column of the first non-blank byte on

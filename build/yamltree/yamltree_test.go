@@ -121,6 +121,37 @@ g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f,*f]
 	}
 }
 
+// TestErrorLines checks that a syntax error names the line to change.
+// The parser names the line of the construct the problem is in, and for
+// some problems one less than that.
+func TestErrorLines(t *testing.T) {
+	cases := []struct {
+		name, src string
+		line, col int
+	}{
+		{"unclosed [", "name: a\ndescription: b\nx: 1\ntags: [a, b\n", 4, 1},
+		{"unclosed { on the second line", "name: a\nd: {a: 1, b\n", 2, 1},
+		{"unclosed [ on the first line", "tags: [a, b\nname: a\n", 1, 1},
+		{"key indented less", "name: a\nx:\n    a: 1\n  b: 2\nc: 3\n", 4, 3},
+		{"key after a list", "name: a\nlist:\n  - a\n  - b\n c: 1\n", 5, 2},
+		{"key after a block scalar", "x: 1\nz: |\n  ok\n w: 1\n", 4, 2},
+		{"colon in a plain value", "name: a\nx: 1\n  y: z: w\n", 3, 3},
+		{"tab", "name: a\n\tdescription: b\n", 2, 2},
+		{"unclosed quote", "name: a\ndescription: \"abc\nx: 1\n", 2, 1},
+	}
+	for _, c := range cases {
+		_, err := Parse([]byte(c.src), DefaultLimits)
+		e, ok := err.(*Error)
+		if !ok {
+			t.Errorf("%s: got %v, want an *Error", c.name, err)
+			continue
+		}
+		if e.Line != c.line || e.Column != c.col {
+			t.Errorf("%s: line %d, column %d (%s); want line %d, column %d", c.name, e.Line, e.Column, e.Msg, c.line, c.col)
+		}
+	}
+}
+
 func TestLookup(t *testing.T) {
 	n, err := Parse([]byte("a:\n  b:\n    - x\n    - y: 1\n"), DefaultLimits)
 	if err != nil {
