@@ -136,12 +136,19 @@ func (m *Model) Parse(q string) Query {
 			}
 		}
 	}
-	// Stop words are left out, but as the word being typed.
+	// Stop words are left out, but as the word being typed when it is the
+	// query's only word: "fo", "for", "form" on the way to "format". After
+	// other words ("deploy my app to") it is a word of the sentence, and
+	// its completions ("token", "torch") would outweigh the words before.
+	words := 0
+	for _, c := range out.Clauses {
+		words += len(c.Words)
+	}
 	for k := range out.Clauses {
 		c := &out.Clauses[k]
 		kept := c.Words[:0]
 		for _, w := range c.Words {
-			if !w.Stop || w.Prefix {
+			if !w.Stop || w.Prefix && words == 1 {
 				kept = append(kept, w)
 			}
 		}

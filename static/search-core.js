@@ -276,7 +276,11 @@ export function parseQuery(q, conversational) {
       c.words[c.words.length - 1].prefix = true;
     }
   }
-  for (const c of clauses) if (c.words) c.words = c.words.filter((w) => !w.stop || w.prefix);
+  // Stop words are left out, but as the word being typed when it is the
+  // query's only word (index/query.go says why).
+  let count = 0;
+  for (const c of clauses) if (c.words) count += c.words.length;
+  for (const c of clauses) if (c.words) c.words = c.words.filter((w) => !w.stop || (w.prefix && count === 1));
   return { clauses: clauses.filter((c) => c.facet || c.words.length > 0) };
 }
 
