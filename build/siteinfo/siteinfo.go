@@ -212,6 +212,9 @@ func New(title, base string) (*Info, error) {
 	if base == "" {
 		base = "/"
 	}
+	if strings.ContainsAny(base, " \t\r\n") {
+		return nil, fmt.Errorf("base URL %q has blanks", base)
+	}
 	u, err := url.Parse(base)
 	if err != nil {
 		if ue, ok := err.(*url.Error); ok {
@@ -224,6 +227,9 @@ func New(title, base string) (*Info, error) {
 	}
 	if u.Scheme != "" && u.Host == "" {
 		return nil, fmt.Errorf("base URL %q has no host", base)
+	}
+	if u.Scheme == "" && u.Host == "" && looksLikeHost(u.Path) {
+		return nil, fmt.Errorf("base URL %q starts with a host but no https://, so it would be a path on the site (did you mean https://%s?)", base, strings.TrimSuffix(u.Path, "/")+"/")
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
 		return nil, fmt.Errorf("base URL %q must not have a query or fragment", base)
@@ -239,6 +245,13 @@ func New(title, base string) (*Info, error) {
 		title = "Skills"
 	}
 	return &Info{Title: title, Base: u, Date: SourceDate(), Parts: AllParts, Generator: "skilldex"}, nil
+}
+
+// looksLikeHost reports whether a base URL's path starts with a host name
+// ("acme.github.io/skills"), as a base URL written without https:// does.
+func looksLikeHost(p string) bool {
+	first, _, _ := strings.Cut(p, "/")
+	return strings.Contains(first, ".") && !strings.HasPrefix(first, ".")
 }
 
 // Link returns the root-relative URL of a site path ("skills/x/" ->

@@ -27,7 +27,7 @@ func TestLinks(t *testing.T) {
 			t.Errorf("URL(%q) with base %q = %q, want %q", c.path, c.base, got, c.url)
 		}
 	}
-	for _, bad := range []string{"ftp://x/", "https://", "https://x/?q=1", "https://x/#f"} {
+	for _, bad := range []string{"ftp://x/", "https://", "https://x/?q=1", "https://x/#f", "acme.github.io/skills", "example.com", "not a url", "/a b/"} {
 		if _, err := New("", bad); err == nil {
 			t.Errorf("New(%q) accepted", bad)
 		}

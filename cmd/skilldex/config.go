@@ -171,6 +171,11 @@ func loadConfig(path string) (*config, error) {
 	default:
 		return nil, fmt.Errorf("%s: discovery.legacy is %q; want auto, true or false", path, c.Discovery.Legacy)
 	}
+	if c.BaseURL != "" {
+		if _, err := siteinfo.New("", c.BaseURL); err != nil {
+			return nil, fmt.Errorf("%s: base_url: %v; give a URL such as https://acme.github.io/skills/ or a path such as /skills/", path, err)
+		}
+	}
 	if err := c.Repository.check(); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}

@@ -92,6 +92,7 @@ func TestConfigErrors(t *testing.T) {
 		{"sources:\n  - skills\n  - \" \"\n", "line 3: a source needs a path", false},
 		{"sources:\n  - path: \"\"\n", "line 2: a source needs a path", false},
 		{"sources: skills\n", "line 1: sources is a list", false},
+		{"base_url: acme.github.io/skills\n", "base_url: base URL \"acme.github.io/skills\" starts with a host but no https://", false},
 	} {
 		p := filepath.Join(t.TempDir(), ConfigFile)
 		if err := os.WriteFile(p, []byte(c.yaml), 0o644); err != nil {
