@@ -91,7 +91,7 @@ func (c *checker) frontmatter() {
 			c.add(pos, "name-unsafe", "name %q cannot be published: %s; use lowercase letters, digits and hyphens", s.Name, why)
 		}
 		for _, p := range nameProblems(s.Name) {
-			c.add(pos, p.code, "%s; %s", p.ref, p.advice)
+			c.add(pos, p.code, "%s; %s", strings.TrimSuffix(p.ref, "."), p.advice)
 		}
 		if dir := nfkc(s.DirName); dir != s.Name && s.DirName != "" {
 			c.add(pos, "name-dir-mismatch", "name %q differs from the folder name %q; rename the folder or the skill so that they match", s.Name, s.DirName)

@@ -30,26 +30,66 @@ func nameProblems(name string) []nameProblem {
 			fmt.Sprintf("Skill name '%s' exceeds %d character limit (%d chars)", name, maxNameLength, n),
 			fmt.Sprintf("shorten it to at most %d characters", maxNameLength)})
 	}
+	// Each piece of advice ends with a name that breaks none of the rules,
+	// not only the one it is about ("My_Skill": not "my_skill").
+	valid := validName(name)
+	useValid := ""
+	if valid != "" {
+		useValid = fmt.Sprintf(", as in '%s'", valid)
+	}
 	if lower := pyLower(name); lower != name {
+		advice := "use lowercase letters" + useValid
+		if lower == valid {
+			advice = fmt.Sprintf("use '%s'", lower)
+		}
 		out = append(out, nameProblem{"name-pattern",
-			fmt.Sprintf("Skill name '%s' must be lowercase", name),
-			fmt.Sprintf("use '%s'", lower)})
+			fmt.Sprintf("Skill name '%s' must be lowercase", name), advice})
 	}
 	if strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") {
-		out = append(out, nameProblem{"name-pattern", "Skill name cannot start or end with a hyphen", "remove the hyphen at the start or end"})
+		out = append(out, nameProblem{"name-pattern", "Skill name cannot start or end with a hyphen", "remove the hyphen at the start or end" + useValid})
 	}
 	if strings.Contains(name, "--") {
-		out = append(out, nameProblem{"name-pattern", "Skill name cannot contain consecutive hyphens", "use single hyphens between words"})
+		out = append(out, nameProblem{"name-pattern", "Skill name cannot contain consecutive hyphens", "use single hyphens between words" + useValid})
 	}
 	for _, r := range name {
 		if !isAlnum(r) && r != '-' {
 			out = append(out, nameProblem{"name-pattern",
 				fmt.Sprintf("Skill name '%s' contains invalid characters. Only letters, digits, and hyphens are allowed.", name),
-				fmt.Sprintf("replace %q and other such characters with hyphens", r)})
+				fmt.Sprintf("replace %q and other such characters with hyphens", r) + useValid})
 			break
 		}
 	}
 	return out
+}
+
+// validName returns the name that name most likely means under the rules:
+// lowercase, every run of other characters than letters and digits one
+// hyphen, none at either end, at most maxNameLength characters; "" when
+// nothing is left.
+func validName(name string) string {
+	var b strings.Builder
+	hyphen := false
+	n := 0
+	for _, r := range pyLower(name) {
+		if n == maxNameLength {
+			break
+		}
+		if !isAlnum(r) {
+			hyphen = b.Len() > 0
+			continue
+		}
+		if hyphen {
+			b.WriteByte('-')
+			n++
+			hyphen = false
+			if n == maxNameLength {
+				break
+			}
+		}
+		b.WriteRune(r)
+		n++
+	}
+	return strings.TrimSuffix(b.String(), "-")
 }
 
 // isAlnum is Python's str.isalnum for one character: a letter or a number.
