@@ -62,7 +62,8 @@ Messages go to standard error; standard output is the protocol's.`,
 				return failure(err)
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "skilldex mcp: serving %s on stdio\n", location)
-			t := &mcp.IOTransport{Reader: io.NopCloser(cmd.InOrStdin()), Writer: nopCloser{cmd.OutOrStdout()}}
+			std := newStdio(cmd.InOrStdin(), cmd.OutOrStdout())
+			t := &mcp.IOTransport{Reader: std, Writer: std}
 			err = mcpserver.New(s, version).Run(ctx, t)
 			if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 				return nil
@@ -99,9 +100,3 @@ func buildForMCP(cmd *cobra.Command, configFile string) (dir string, cleanup fun
 	fmt.Fprintf(cmd.ErrOrStderr(), "skilldex mcp: %s\n", report.SummaryLine(res.Catalog.Summarize()))
 	return p.opt.Output, cleanup, nil
 }
-
-// nopCloser is an io.WriteCloser whose Close does nothing: the command's
-// standard output outlives the session.
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }

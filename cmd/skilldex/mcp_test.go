@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -69,5 +72,59 @@ func TestMCPStartErrors(t *testing.T) {
 		if code != exitFailure || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and one line with %q", c.args, code, out, errs, c.want)
 		}
+	}
+}
+
+// TestMCPAnswersPipedRequests: a client that writes its requests and
+// closes the input at once (printf ... | skilldex mcp) gets every answer.
+// The SDK cancels what is in flight when its input ends, which lost
+// answers in most runs before the end was held back.
+func TestMCPAnswersPipedRequests(t *testing.T) {
+	site := filepath.Join(t.TempDir(), "site")
+	if code := run(context.Background(), []string{"build", "-q", "-o", site}, nil, io.Discard, io.Discard); code != 0 {
+		t.Fatalf("build: exit %d", code)
+	}
+	input := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"csv"}}}`,
+		`{"jsonrpc":"2.0","id":"four","method":"tools/call","params":{"name":"query_skill","arguments":{"query":"csv-profiler:meta.type"}}}`,
+	}, "\n") + "\n"
+	for range 5 {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{"mcp", "--site", site}, strings.NewReader(input), &stdout, &stderr); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		var ids []string
+		for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Result json.RawMessage `json:"result"`
+			}
+			if err := json.Unmarshal([]byte(line), &m); err != nil || m.Result == nil {
+				t.Fatalf("not an answer: %s", line)
+			}
+			ids = append(ids, string(m.ID))
+		}
+		slices.Sort(ids) // tools are called concurrently
+		if got := strings.Join(ids, " "); got != `"four" 1 2 3` {
+			t.Fatalf("answers to %s, want 1, 2, 3 and \"four\"", got)
+		}
+	}
+}
+
+func TestCountMessages(t *testing.T) {
+	var line []byte
+	requests := 0
+	for _, chunk := range []string{`{"id":1,"method":"a"}` + "\n" + `{"id":2,"me`, `thod":"b"}` + "\n", `{"method":"n"}` + "\n" + `{"id":3,"result":{}}` + "\n" + `{"id":null,"method":"x"}` + "\n" + `{"id":4,`} {
+		requests += countMessages(&line, []byte(chunk), true)
+	}
+	if requests != 2 || string(line) != `{"id":4,` {
+		t.Errorf("requests %d, partial %q; want 2 and {\"id\":4,", requests, line)
+	}
+	line = nil
+	if n := countMessages(&line, []byte(`{"id":3,"result":{}}`+"\n"+`{"id":1,"method":"a"}`+"\n"), false); n != 1 {
+		t.Errorf("responses %d, want 1", n)
 	}
 }
