@@ -33,8 +33,10 @@ func strictYAMLProblems(n *yaml.Node) []yamlProblem {
 		case n.Kind == yaml.AliasNode:
 			out = append(out, yamlProblem{n, fmt.Sprintf("found disallowed alias *%s", n.Value)})
 			return
-		case n.Style&yaml.FlowStyle != 0 && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode):
-			out = append(out, yamlProblem{n, "found ugly disallowed JSONesque flow mapping (write a block list or mapping, or quote the text)"})
+		case n.Style&yaml.FlowStyle != 0 && n.Kind == yaml.SequenceNode:
+			out = append(out, yamlProblem{n, "found ugly disallowed JSONesque flow mapping (this is a list in [ ]: write one item a line, each after '- ', or quote the text)"})
+		case n.Style&yaml.FlowStyle != 0 && n.Kind == yaml.MappingNode:
+			out = append(out, yamlProblem{n, "found ugly disallowed JSONesque flow mapping (this is a mapping in { }: write one key a line, or quote the text)"})
 		}
 		if n.Kind == yaml.MappingNode {
 			seen := map[string]bool{}
@@ -42,7 +44,7 @@ func strictYAMLProblems(n *yaml.Node) []yamlProblem {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
 				if seen[k.Value] {
-					out = append(out, yamlProblem{k, fmt.Sprintf("duplicate key '%s' found", k.Value)})
+					out = append(out, yamlProblem{k, fmt.Sprintf("duplicate key '%s' found (the later value is the one used; remove the other)", k.Value)})
 				}
 				seen[k.Value] = true
 				if v.Kind == yaml.MappingNode && v.Style&yaml.FlowStyle == 0 {

@@ -117,9 +117,31 @@ func wrapParseError(data []byte, err error) error {
 		if l := failingLine(data, m[2]); l > 0 {
 			line = l
 		}
-		return &Error{Line: line, Column: firstNonBlank(data, line), Msg: m[2]}
+		return &Error{Line: line, Column: firstNonBlank(data, line), Msg: m[2] + syntaxAdvice(m[2])}
 	}
 	return &Error{Line: 1, Column: 1, Msg: msg}
+}
+
+// syntaxAdvice says what to change for the parser's commonest problems,
+// which name the rule broken, not the fix.
+func syntaxAdvice(problem string) string {
+	switch {
+	case problem == "mapping values are not allowed in this context":
+		return " (quote a value that holds ': ', as in key: \"text: more\", and check that this line is not indented deeper than the key before it)"
+	case strings.Contains(problem, "tab character"):
+		return " (indent with spaces, not tabs)"
+	case problem == "found character that cannot start any token":
+		return " (a value starting with ` @ % or a tab must be quoted)"
+	case problem == "did not find expected key":
+		return " (the keys of one mapping start in the same column: check this line's indentation)"
+	case problem == "did not find expected ',' or ']'":
+		return " (close the list with ], or quote the text if it is no list)"
+	case problem == "did not find expected ',' or '}'":
+		return " (close the mapping with }, or quote the text if it is no mapping)"
+	case problem == "found unexpected end of stream":
+		return " (a quote or bracket opened here is not closed)"
+	}
+	return ""
 }
 
 // maxLocate bounds the documents failingLine searches: it parses a prefix

@@ -149,6 +149,10 @@ func TestErrorLines(t *testing.T) {
 		if e.Line != c.line || e.Column != c.col {
 			t.Errorf("%s: line %d, column %d (%s); want line %d, column %d", c.name, e.Line, e.Column, e.Msg, c.line, c.col)
 		}
+		// Each of these problems has advice (syntaxAdvice), in parentheses.
+		if !strings.HasSuffix(e.Msg, ")") {
+			t.Errorf("%s: %q says nothing of what to change", c.name, e.Msg)
+		}
 	}
 }
 
