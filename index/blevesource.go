@@ -248,6 +248,11 @@ func (s *bleveSource) ByName(context.Context) (func(a, b int32) int, error) {
 	return func(a, b int32) int { return cmp.Or(cmp.Compare(at(a), at(b)), cmp.Compare(a, b)) }, nil
 }
 
+// Docs returns every document, in name order.
+func (s *bleveSource) Docs(context.Context) ([]int32, error) {
+	return s.shared.docs, nil
+}
+
 // eachEntry calls fn with each entry of a field dictionary (fd and err
 // as the reader's FieldDict methods return them), then closes it.
 func eachEntry(fd bindex.FieldDict, err error, fn func(*bindex.DictEntry)) error {

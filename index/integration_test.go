@@ -156,6 +156,9 @@ func TestSearchIntegration(t *testing.T) {
 		{"review pull requests", "code-review"},
 		{"rollout", "kubernetes-deploy"},
 		{"ship container", "kubernetes-deploy"},
+		// Exclusions alone: every other skill, by name.
+		{"-tag:pdf", "code-review"},
+		{"-code -tag:pdf", "kubernetes-deploy"},
 	}
 	for _, archive := range []bool{false, true} {
 		p := site
@@ -407,7 +410,7 @@ func TestBleveFiltersAloneByName(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	for _, q := range []string{"format:skill-md", "-format:uasp format:skill-md"} {
+	for _, q := range []string{"format:skill-md", "-format:uasp format:skill-md", "-format:uasp"} {
 		res, err := ix.Search(q, 40)
 		if err != nil {
 			t.Fatal(err)

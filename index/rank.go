@@ -43,6 +43,9 @@ type TermSource interface {
 	// ByName returns a comparison of documents by name (see
 	// NameOrder), worked out once for the source.
 	ByName(ctx context.Context) (func(a, b int32) int, error)
+	// Docs returns every document, in name order: what a query of
+	// exclusions alone leaves them out of.
+	Docs(ctx context.Context) ([]int32, error)
 }
 
 // TermEntry is a term of an index.
@@ -488,6 +491,17 @@ func Rank(ctx context.Context, src TermSource, q Query, opt RankOptions) (*Ranki
 			if !w.Conversational && own[d] {
 				a.words++
 			}
+		}
+	}
+	if len(r.Words) == 0 && allowed == nil && slices.ContainsFunc(q.Clauses, func(c Clause) bool { return c.Excluded }) {
+		// Exclusions alone ("-tag:audit"): every other document.
+		docs, err := src.Docs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		allowed = docSet{}
+		for _, d := range docs {
+			allowed[d] = true
 		}
 	}
 	if len(r.Words) == 0 {

@@ -572,6 +572,12 @@ export class Index {
    * by their places in order.json, documents it does not list (a damaged
    * or missing file) last, then by number.
    */
+  /** docs returns every document in name order (order.json). */
+  async docs() {
+    const order = await this.file('order.json');
+    return Array.isArray(order) ? order : [];
+  }
+
   byName() {
     if (!this.nameOrder) {
       this.nameOrder = this.file('order.json').then((order) => {
@@ -691,6 +697,10 @@ export class Index {
     }
 
     let hits;
+    if (ws.length === 0 && !allowed && pq.clauses.some((c) => c.excluded)) {
+      // Exclusions alone ("-tag:audit"): every other document.
+      allowed = new Set(await this.docs());
+    }
     if (ws.length === 0) {
       hits = allowed ? [...allowed].filter(ok).map((doc) => ({ doc, score: 0 })) : [];
     } else {

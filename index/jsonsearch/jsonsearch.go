@@ -67,6 +67,8 @@ type Index struct {
 	manifest *Manifest
 	weights  [256]float64
 	byName   func(a, b int32) int // from order.json, once read
+	docs     []int32              // order.json
+	docsRead bool
 }
 
 // file is a loaded file, or the error loading it gave.
@@ -359,8 +361,8 @@ func (ix *Index) ByName(ctx context.Context) (func(a, b int32) int, error) {
 	if order != nil {
 		return order, nil
 	}
-	var docs []int32
-	if _, err := ix.decode(ctx, "order.json", &docs); err != nil {
+	docs, err := ix.Docs(ctx)
+	if err != nil {
 		return nil, err
 	}
 	order = index.NameOrder(docs)
@@ -368,6 +370,23 @@ func (ix *Index) ByName(ctx context.Context) (func(a, b int32) int, error) {
 	ix.byName = order
 	ix.mu.Unlock()
 	return order, nil
+}
+
+// Docs returns every document in name order: order.json, read once.
+func (ix *Index) Docs(ctx context.Context) ([]int32, error) {
+	ix.mu.Lock()
+	docs, read := ix.docs, ix.docsRead
+	ix.mu.Unlock()
+	if read {
+		return docs, nil
+	}
+	if _, err := ix.decode(ctx, "order.json", &docs); err != nil {
+		return nil, err
+	}
+	ix.mu.Lock()
+	ix.docs, ix.docsRead = docs, true
+	ix.mu.Unlock()
+	return docs, nil
 }
 
 // FacetValues returns every value of a facet ("type", "tags", ...), most
