@@ -104,6 +104,9 @@ func (f *siteFlags) plan(cmd *cobra.Command, args []string) (*buildPlan, error) 
 	p := &buildPlan{cleanup: func() {}}
 	sources := cs.sources
 	changed := cmd.Flags().Changed
+	if changed("output") && strings.TrimSpace(f.output) == "" {
+		return nil, errors.New("-o is empty; give the folder to write the site to, such as -o public")
+	}
 	lo := f.sources.loadOptions(sources)
 	lo.SourceNames = cfg.sourceNames
 	if !changed("strict") && cfg.Strict {

@@ -86,6 +86,8 @@ name); 2 on usage or I/O failure.`,
 		},
 	}
 	sf.register(cmd)
+	// One skill: nothing to do in parallel.
+	cmd.Flags().MarkHidden("workers")
 	cmd.Flags().StringVar(&to, "to", "", "output form: uasp (YAML) or markdown")
 	return cmd
 }

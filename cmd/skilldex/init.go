@@ -270,7 +270,7 @@ Actions, it is published.`,
 			}
 			in := ""
 			if dir != "." {
-				in = "cd " + dir + " && "
+				in = "cd " + shellWord(dir) + " && "
 			}
 			fmt.Fprintf(out, "\nnext: %sskilldex serve   (the site, as you write skills under %s)\n", in, path.Join(filepath.ToSlash(dir), "skills"))
 			fmt.Fprintln(out, "      push to GitHub, and set Settings > Pages > Source to GitHub Actions, to publish it")
@@ -309,4 +309,21 @@ the top of skilldex.yaml:
 		},
 	})
 	return cmd
+}
+
+// shellWord quotes s for a POSIX shell when it holds more than letters,
+// digits and . _ - / + , : @ %, so that the command it is part of can be
+// pasted.
+func shellWord(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-/+,:@%", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

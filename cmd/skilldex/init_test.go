@@ -183,3 +183,18 @@ func TestInitMarketplace(t *testing.T) {
 		t.Errorf("the plugin's page (%v):\n%s", err, page)
 	}
 }
+
+func TestShellWord(t *testing.T) {
+	for in, want := range map[string]string{
+		"cat":             "cat",
+		"/tmp/my-skills":  "/tmp/my-skills",
+		"/tmp/with space": "'/tmp/with space'",
+		"it's":            `'it'\''s'`,
+		"":                "''",
+		"a$b":             "'a$b'",
+	} {
+		if got := shellWord(in); got != want {
+			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

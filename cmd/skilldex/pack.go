@@ -97,6 +97,8 @@ or I/O failure.`,
 		},
 	}
 	sf.register(cmd)
+	// One skill: nothing to do in parallel.
+	cmd.Flags().MarkHidden("workers")
 	cmd.Flags().StringVarP(&output, "output", "o", "", "the archive to write (default NAME.skill), or a folder to write it into")
 	return cmd
 }

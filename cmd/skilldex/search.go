@@ -31,15 +31,18 @@ func newSearchCmd() *cobra.Command {
 		Long: `search queries the bleve index that skilldex build writes into the site
 (search/bleve, and the same index as one file, search/bleve.zip), and
 ranks as the site's search page does. The last word matches as a prefix,
-so "kube" finds kubernetes; a misspelt word is matched to its nearest
+so "kube" finds kubernetes (a common word such as "to" or "for" only when
+it is the whole query); a misspelt word is matched to its nearest
 spelling. Matches are highlighted.
 
 Query syntax, as on the search page:
   "a phrase"      its words, each required, matched as typed
   +word  -word    a word required; a word no result may have
-  type:cli  tag:x  source:x  category:x  license:x  status:x  format:x
+  type:cli  tag:x  source:x  plugin:x  category:x  capability:x
+  license:x  status:x  format:x
                   only skills with that value (quote values with spaces:
-                  source:"my skills"); -tag:x leaves them out
+                  source:"my skills"); -tag:x leaves them out. Filters
+                  and exclusions alone list their skills by name.
 
 A word to exclude starts with -, as a flag does: put the terms after --
 (skilldex search -- deploy -pdf).
