@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/skilldex/skilldex/build/siteinfo"
 )
 
 const (
@@ -62,34 +64,15 @@ func nameProblems(name string) []nameProblem {
 	return out
 }
 
-// validName returns the name that name most likely means under the rules:
-// lowercase, every run of other characters than letters and digits one
-// hyphen, none at either end, at most maxNameLength characters; "" when
+// validName returns the name that name most likely means under the rules
+// (siteinfo.Hyphenate's, cut to maxNameLength characters); "" when
 // nothing is left.
 func validName(name string) string {
-	var b strings.Builder
-	hyphen := false
-	n := 0
-	for _, r := range pyLower(name) {
-		if n == maxNameLength {
-			break
-		}
-		if !isAlnum(r) {
-			hyphen = b.Len() > 0
-			continue
-		}
-		if hyphen {
-			b.WriteByte('-')
-			n++
-			hyphen = false
-			if n == maxNameLength {
-				break
-			}
-		}
-		b.WriteRune(r)
-		n++
+	v := siteinfo.Hyphenate(name)
+	if utf8.RuneCountInString(v) > maxNameLength {
+		v = string([]rune(v)[:maxNameLength])
 	}
-	return strings.TrimSuffix(b.String(), "-")
+	return strings.TrimSuffix(v, "-")
 }
 
 // isAlnum is Python's str.isalnum for one character: a letter or a number.
