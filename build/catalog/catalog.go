@@ -98,7 +98,7 @@ func New(all []*Skill, workspaces []*source.Workspace, marketplaces []*Marketpla
 			if w.RootIndex != s.RootIndex {
 				why = fmt.Sprintf("source %s, which comes later", w.RootShown)
 			}
-			s.Diagnostics = diag.Sort(append(s.Diagnostics, diag.At(s.File(), diag.Pos{}, diag.Warning, "name-shadowed",
+			s.Diagnostics = diag.Sort(append(s.Diagnostics, diag.At(s.File(), s.NamePos, diag.Warning, "name-shadowed",
 				"the name %q is taken by %s (%s), which is published instead; rename one of them to publish both", s.Name, w.File(), why)))
 			s.Status = lint.StatusOf(s.Diagnostics)
 		}

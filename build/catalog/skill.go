@@ -29,6 +29,10 @@ type Skill struct {
 	// has no usable name); Description its description, trimmed.
 	Name, Description string
 	Format            skill.Format
+	// NamePos is where the name is written in the skill's file (its
+	// frontmatter's name), for findings about the name; zero when
+	// unknown.
+	NamePos diag.Pos
 
 	// Tags, Categories and Capabilities are the skill's terms of those
 	// taxonomies (see NewSkill), clipped so that appending copies.
@@ -124,6 +128,9 @@ func NewSkill(k *skill.Skill, doc *uasp.Document, pending bool) *Skill {
 	s.Categories = slices.Clip(categoriesOf(k))
 	s.Capabilities = slices.Clip(capabilitiesOf(k))
 	if fm := k.Frontmatter; fm != nil {
+		if fm.Value("name") != nil {
+			s.NamePos = fm.ValuePos("name")
+		}
 		s.License = spdx.Normalize(fm.License)
 		s.Author = strings.TrimSpace(fm.Author)
 		s.Date, s.Dated = dateOf(fm)

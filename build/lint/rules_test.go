@@ -369,7 +369,7 @@ func codesOf(c *catalog.Catalog) map[string][]diag.Diagnostic {
 // lineless are rules about a whole file or folder.
 var lineless = map[string]bool{
 	"skill-md-missing": true, "symlink-outside-skill": true, "symlink-broken": true, "usk-package-too-many-files": true,
-	"usk-package-too-large": true, "usk-file-name-too-long": true, "name-shadowed": true, "skillbag-catalog-missing": true,
+	"usk-package-too-large": true, "usk-file-name-too-long": true, "skillbag-catalog-missing": true,
 	"skillbag-catalog-out-of-sync": true, "skillbag-bootstrap-missing": true, "skillbag-agents-md": true,
 	"archive-unsafe-path": true, "archive-invalid": true, "archive-too-many-files": true, "archive-too-large": true,
 	"archive-name-too-long": true, "archive-duplicate-entry": true, "archive-case-conflict": true, "archive-no-skill-md": true,
