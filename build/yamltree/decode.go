@@ -182,6 +182,11 @@ func failingLine(data []byte, msg string) int {
 	return 0
 }
 
+// FirstColumn returns the 1-based column of the first non-blank byte on
+// the 1-based line of data, or 1: where a problem the YAML decoder puts on
+// a line, without a column, is shown.
+func FirstColumn(data []byte, line int) int { return firstNonBlank(data, line) }
+
 // firstNonBlank returns the 1-based column of the first non-blank byte on
 // the 1-based line, or 1.
 func firstNonBlank(data []byte, line int) int {

@@ -186,7 +186,7 @@ publish:
 		t.Error("publish.archives, not named, was turned off")
 	}
 	for file, want := range map[string]string{
-		"typo":      "line 2: key sourcs is not a known key",
+		"typo":      "skilldex.yaml:2:1: key sourcs is not a known key",
 		"badpaths":  `api.paths is "some"`,
 		"badlegacy": `discovery.legacy is "maybe"`,
 		"missing":   "skilldex.yaml does not exist; give the path of a skilldex.yaml, or run skilldex init to make one",

@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/skilldex/skilldex/build/forge"
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/yamltree"
 )
 
 // ConfigFile is the config file build and serve read from the current
@@ -150,6 +152,16 @@ func loadConfig(path string) (*config, error) {
 		return nil, fmt.Errorf("cannot read the config file: %s", pathProblem(err))
 	}
 	var c config
+	// The syntax first, for the position of a syntax error (the
+	// decoder's is that of the construct the problem is in, and for some
+	// problems one line early).
+	if _, err := yamltree.Parse(data, yamltree.DefaultLimits); err != nil {
+		var ye *yamltree.Error
+		if errors.As(err, &ye) && ye.Line > 0 {
+			return nil, fmt.Errorf("%s:%d:%d: invalid YAML: %s", path, ye.Line, ye.Column, ye.Msg)
+		}
+		return nil, fmt.Errorf("%s: invalid YAML: %v", path, err)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
@@ -158,6 +170,14 @@ func loadConfig(path string) (*config, error) {
 		// source or in repository has its own message.
 		if unknownKey.MatchString(err.Error()) {
 			msg += " (the keys are " + strings.Join(configKeys(reflect.TypeFor[config](), "", false), ", ") + ")"
+		}
+		if m := lineMessage.FindStringSubmatch(msg); m != nil {
+			line, _ := strconv.Atoi(m[1])
+			text := m[2]
+			if key := keyOnLine(data, line); key != "" && strings.HasPrefix(text, "want ") {
+				text = key + ": " + text
+			}
+			return nil, fmt.Errorf("%s:%d:%d: %s", path, line, yamltree.FirstColumn(data, line), text)
 		}
 		return nil, fmt.Errorf("%s: %s", path, msg)
 	}
@@ -264,9 +284,55 @@ var unknownKey = regexp.MustCompile(` not found in type [^\n]*`)
 
 // yamlMessage drops the "yaml: " prefix, which says nothing to a user, and
 // says "is not a known key" where yaml names a Go type.
+// keyOnLine returns the key that the 1-based line of data sets ("strict"
+// of "strict: maybe"), or "".
+func keyOnLine(data []byte, line int) string {
+	lines := strings.Split(string(data), "\n")
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	text := strings.TrimLeft(strings.TrimSpace(lines[line-1]), "- ")
+	key, _, found := strings.Cut(text, ":")
+	if !found || strings.ContainsAny(key, " \t\"'{[") {
+		return ""
+	}
+	return key
+}
+
+// lineMessage is a decoder message about one line: "line N: message".
+var lineMessage = regexp.MustCompile(`(?s)^line (\d+): (.*)$`)
+
+// typeMismatch is the decoder's message for a value of the wrong kind:
+// "cannot unmarshal !!str `maybe` into bool".
+var typeMismatch = regexp.MustCompile("cannot unmarshal !!(\\w+)(?: `([^`]*)`)? into (\\S+)")
+
+// wantedKinds says in words what a Go type of the config wants.
+var wantedKinds = map[string]string{
+	"bool": "true or false", "int": "a whole number", "string": "text",
+	"[]string": "a list of text", "float64": "a number",
+}
+
+// yamlKinds says in words what a YAML tag is.
+var yamlKinds = map[string]string{"seq": "a list", "map": "a mapping", "str": "text", "int": "a number", "float": "a number", "bool": "true or false", "null": "nothing"}
+
 func yamlMessage(err error) string {
 	msg := unknownKey.ReplaceAllString(err.Error(), " is not a known key")
 	msg = strings.ReplaceAll(msg, ": field ", ": key ")
+	msg = typeMismatch.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := typeMismatch.FindStringSubmatch(m)
+		want, ok := wantedKinds[sub[3]]
+		if !ok {
+			return m
+		}
+		got := yamlKinds[sub[1]]
+		if sub[2] != "" {
+			got = fmt.Sprintf("%q", sub[2])
+		}
+		if got == "" {
+			return m
+		}
+		return fmt.Sprintf("want %s here, not %s", want, got)
+	})
 	for _, p := range []string{"yaml: unmarshal errors:\n  ", "yaml: "} {
 		if len(msg) > len(p) && msg[:len(p)] == p {
 			return msg[len(p):]

@@ -17,7 +17,7 @@ func TestConfigRepository(t *testing.T) {
 		{"repository: https://github.com/acme/skills\n", repoSpec{URL: "https://github.com/acme/skills"}, ""},
 		{"repository:\n  url: https://gitlab.com/acme/skills\n  branch: dev\n  path: /docs/skills/\n", repoSpec{URL: "https://gitlab.com/acme/skills", Branch: "dev", Path: "docs/skills"}, ""},
 		{"repository:\n  url: https://github.com/acme/skills\n  path: .\n", repoSpec{URL: "https://github.com/acme/skills", Path: "."}, ""},
-		{"repository:\n  url: https://github.com/acme/skills\n  edit_uri: x\n", repoSpec{}, "line 3: key repository.edit_uri is not a known key"},
+		{"repository:\n  url: https://github.com/acme/skills\n  edit_uri: x\n", repoSpec{}, "skilldex.yaml:3:3: key repository.edit_uri is not a known key"},
 		{"repository:\n  branch: dev\n", repoSpec{}, "no url"},
 		{"repository: git@github.com:acme/skills.git\n", repoSpec{}, "give the http(s) URL"},
 		{"repository: https://me:token@github.com/acme/skills\n", repoSpec{}, "without a user name or password"},
@@ -84,14 +84,16 @@ func TestConfigErrors(t *testing.T) {
 		yaml, want string
 		list       bool // the message lists the top-level keys
 	}{
-		{"sourcs: [skills]\n", "line 1: key sourcs is not a known key", true},
-		{"sources:\n  - path: skills\n    label: x\n", "line 3: key label is not a key of a source", false},
-		{"sources:\n  - path: [skills]\n", "line 2: the path of a source is text", false},
-		{"repository:\n  url: https://github.com/acme/skills\n  edit_uri: x\n", "line 3: key repository.edit_uri is not a known key (the keys are url, branch and path)", false},
-		{"sources:\n  - ~\n", "line 2: a source needs a path", false},
-		{"sources:\n  - skills\n  - \" \"\n", "line 3: a source needs a path", false},
-		{"sources:\n  - path: \"\"\n", "line 2: a source needs a path", false},
-		{"sources: skills\n", "line 1: sources is a list", false},
+		{"sourcs: [skills]\n", "skilldex.yaml:1:1: key sourcs is not a known key", true},
+		{"sources:\n  - path: skills\n    label: x\n", "skilldex.yaml:3:5: key label is not a key of a source", false},
+		{"sources:\n  - path: [skills]\n", "skilldex.yaml:2:3: the path of a source is text", false},
+		{"repository:\n  url: https://github.com/acme/skills\n  edit_uri: x\n", "skilldex.yaml:3:3: key repository.edit_uri is not a known key (the keys are url, branch and path)", false},
+		{"sources:\n  - ~\n", "skilldex.yaml:2:3: a source needs a path", false},
+		{"sources:\n  - skills\n  - \" \"\n", "skilldex.yaml:3:3: a source needs a path", false},
+		{"sources:\n  - path: \"\"\n", "skilldex.yaml:2:3: a source needs a path", false},
+		{"sources: skills\n", "skilldex.yaml:1:1: sources is a list", false},
+		{"strict: maybe\n", "skilldex.yaml:1:1: strict: want true or false here, not \"maybe\"", false},
+		{"title: x\nsources: [skills\n", "skilldex.yaml:2:1: invalid YAML: did not find expected ',' or ']'", false},
 		{"base_url: acme.github.io/skills\n", "base_url: base URL \"acme.github.io/skills\" starts with a host but no https://", false},
 	} {
 		p := filepath.Join(t.TempDir(), ConfigFile)

@@ -183,9 +183,9 @@ sources:
 		t.Errorf("a single source: %v, want %v", got, want)
 	}
 	for config, want := range map[string]string{
-		"nopath": "line 2: a source needs a path",
-		"badkey": "line 3: key label is not a key of a source",
-		"nested": "line 2: a source is a path or {path, name}",
+		"nopath": "skilldex.yaml:2:3: a source needs a path",
+		"badkey": "skilldex.yaml:3:5: key label is not a key of a source",
+		"nested": "skilldex.yaml:2:3: a source is a path or {path, name}",
 	} {
 		code, _, stderr := runCLI(t, "build", "--config", filepath.Join(dir, config, "skilldex.yaml"))
 		if code != exitFailure || !strings.Contains(stderr, want) {
