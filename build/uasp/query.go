@@ -169,7 +169,7 @@ func Failure(skill, path, code, message string) Answer {
 
 // SkillNotFound is the answer for a skill the catalog does not hold.
 func SkillNotFound(skill, path string) Answer {
-	return Failure(skill, path, ErrSkillNotFound, fmt.Sprintf("Skill '%s' is not loaded; check the name (skilldex validate lists the skills of the sources)", skill))
+	return Failure(skill, path, ErrSkillNotFound, fmt.Sprintf("Skill '%s' is not loaded; check the name (skilldex validate --format json lists the skills of the sources)", skill))
 }
 
 // stepBudget bounds the backtracking of key resolution, so that a document

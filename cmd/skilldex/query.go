@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +16,7 @@ import (
 	"github.com/skilldex/skilldex/build/lint"
 	"github.com/skilldex/skilldex/build/siteread"
 	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/index"
 )
 
 func newQueryCmd() *cobra.Command {
@@ -94,6 +97,9 @@ that is not a list), and on usage or I/O failure.`,
 				a = k.Doc.Query(q.Path, q.Filters)
 			} else {
 				a = uasp.SkillNotFound(q.Skill, q.Path)
+				if near := nearNames(q.Skill, c.Skills); len(near) > 0 {
+					a.Error.Message = fmt.Sprintf("Skill '%s' is not loaded; did you mean %s? (skilldex validate --format json lists the skills of the sources)", q.Skill, strings.Join(near, " or "))
+				}
 				for _, s := range c.All {
 					if s.Name == q.Skill && !s.Published() {
 						a = unpublished(s, q)
@@ -108,6 +114,33 @@ that is not a list), and on usage or I/O failure.`,
 	configFlag(cmd, &configFile)
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "also print the folders of the sources not searched, and why")
 	return cmd
+}
+
+// nearNames returns, quoted, the names of skills at most two edits from
+// name (the nearest first, at most three), or those it starts or ends.
+func nearNames(name string, skills []*catalog.Skill) []string {
+	type near struct {
+		name string
+		d    int
+	}
+	var found []near
+	want := []rune(name)
+	for _, s := range skills {
+		d := index.EditDistance(want, []rune(s.Name), 2)
+		if d > 2 {
+			if len(name) < 3 || !strings.HasPrefix(s.Name, name) && !strings.HasSuffix(s.Name, name) {
+				continue
+			}
+			d = 3
+		}
+		found = append(found, near{s.Name, d})
+	}
+	slices.SortFunc(found, func(a, b near) int { return cmp.Or(cmp.Compare(a.d, b.d), cmp.Compare(a.name, b.name)) })
+	var out []string
+	for _, n := range found[:min(len(found), 3)] {
+		out = append(out, "'"+n.name+"'")
+	}
+	return out
 }
 
 // unpublished answers q for a skill of the sources that is not published:

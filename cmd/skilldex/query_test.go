@@ -30,6 +30,7 @@ func TestQueryCommand(t *testing.T) {
 		{"skill:agent-browser:state.entities.refs.created_by", 0, `"snapshot"`},
 		{"agent-browser:commands.nope", 1, `"code": "PATH_NOT_FOUND"`},
 		{"nobody:commands", 1, `"code": "SKILL_NOT_FOUND"`},
+		{"agent-browsr:commands", 1, `is not loaded; did you mean 'agent-browser'?`},
 		{"agent-browser:commands?syntax=*", 2, `"code": "INVALID_QUERY"`},
 		// A malformed query or glob is answered too, as an invalid query.
 		{"no-colon", 2, "\"skill\": \"no-colon\",\n  \"path\": \"\",\n  \"found\": false,\n  \"error\": {\n    \"code\": \"INVALID_QUERY\",\n    \"message\": \"\\\"no-colon\\\" has no ':'"},
