@@ -37,6 +37,32 @@ var filterFacets = map[string]string{
 	"format":     "format",
 }
 
+// MistypedFilter returns the filter that word, written as one
+// ("tags:audit", "-Types:cli"), most likely meant when its name is no
+// filter's ("tag"); "" when the name is a filter's, or near none. Such a
+// word is searched as words, which its writer may not expect.
+func MistypedFilter(word string) string {
+	name, _, ok := strings.Cut(strings.TrimLeft(word, "+-"), ":")
+	name = strings.ToLower(name)
+	if !ok || name == "" || filterFacets[name] != "" || strings.ContainsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) {
+		return ""
+	}
+	best, bestD := "", 3
+	for f, facet := range filterFacets {
+		if name == facet { // the facet's own name: tags, capabilities
+			return f
+		}
+		max := 1
+		if len(f) >= 6 {
+			max = 2
+		}
+		if d := EditDistance([]rune(name), []rune(f), max); d <= max && (d < bestD || d == bestD && f < best) {
+			best, bestD = f, d
+		}
+	}
+	return best
+}
+
 // Query is a parsed query.
 type Query struct {
 	Clauses []Clause `json:"clauses"`

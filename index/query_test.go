@@ -137,3 +137,22 @@ func FuzzParseQuery(f *testing.F) {
 		}
 	})
 }
+
+func TestMistypedFilter(t *testing.T) {
+	for word, want := range map[string]string{
+		"tags:audit":        "tag",
+		"-Types:cli":        "type",
+		"capabilities:x":    "capability",
+		"categry:devops":    "category",
+		"licence:MIT":       "license",
+		"tag:audit":         "",
+		"foo:bar":           "",
+		"https://x.example": "",
+		"c++":               "",
+		"node:20":           "",
+	} {
+		if got := MistypedFilter(word); got != want {
+			t.Errorf("MistypedFilter(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

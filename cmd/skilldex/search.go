@@ -76,6 +76,12 @@ I/O failure.`,
 				return failure(err)
 			}
 			defer ix.Close()
+			for _, word := range strings.Fields(strings.Join(args, " ")) {
+				if f := index.MistypedFilter(word); f != "" {
+					name, value, _ := strings.Cut(strings.TrimLeft(word, "+-"), ":")
+					fmt.Fprintf(cmd.ErrOrStderr(), "note: %s: is no filter, so %s is searched as words; did you mean %s:%s?\n", name, word, f, value)
+				}
+			}
 			res, err := ix.SearchWith(strings.Join(args, " "), index.SearchOptions{Limit: limit, Explain: explain, Facets: asJSON})
 			if err != nil {
 				return failure(err)

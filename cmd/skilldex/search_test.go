@@ -102,6 +102,9 @@ Body.
 		t.Errorf("type:cli deploy: exit %d, want 1 (no skill is of type cli)", code)
 	}
 
+	if _, _, errs := runCLI("search", "--index", site, "tags:pdf"); !strings.Contains(errs, "note: tags: is no filter, so tags:pdf is searched as words; did you mean tag:pdf?") {
+		t.Errorf("a mistyped filter: stderr %q", errs)
+	}
 	if code, _, errs := runCLI("search", "--index", site, "nothingmatcheszz"); code != 1 || !strings.Contains(errs, "no skill matches") {
 		t.Errorf("no match: exit %d, %q", code, errs)
 	}
