@@ -114,7 +114,7 @@ func wrapParseError(data []byte, err error) error {
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	if m := lineErr.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		if l := failingLine(data, m[2]); l > 0 {
+		if l := failingLine(data, m[2], max(line, 1)); l > 0 {
 			line = l
 		}
 		return &Error{Line: line, Column: firstNonBlank(data, line), Msg: m[2] + syntaxAdvice(m[2])}
@@ -144,42 +144,60 @@ func syntaxAdvice(problem string) string {
 	return ""
 }
 
-// maxLocate bounds the documents failingLine searches: it parses a prefix
-// a line, so its cost is the square of the size.
-const maxLocate = 32 << 10
+// failingLine's search is bounded: it parses a prefix a line, so its cost
+// is the square of the lines it tries.
+const (
+	maxLocateLines = 64        // lines tried after the parser's own
+	maxLocateBytes = 512 << 10 // bytes parsed in all
+)
 
-// failingLine returns the first 1-based line at which data's prefix fails
-// to parse with the problem msg, or 0. The parser's own line is that of
-// the construct the problem is in, not of the problem, and for parser
-// errors (an unclosed [, a key indented wrong) it is one less than that
-// line: a user sent to it looks at a line with nothing wrong.
-func failingLine(data []byte, msg string) int {
-	if len(data) > maxLocate {
-		return 0
-	}
-	line := 0
-	for end := 0; end < len(data); {
-		next := bytes.IndexByte(data[end:], '\n')
-		if next < 0 {
-			end = len(data)
-		} else {
-			end += next + 1
+// failingLine returns the first 1-based line, from the parser's line on,
+// at which data's prefix fails to parse with the problem msg, or 0. The
+// parser's line is that of the construct the problem is in, never after
+// the problem, and for parser errors (an unclosed [, a key indented
+// wrong) one less than the construct's line: a user sent to it looks at
+// a line with nothing wrong. Prefixes cut before that line are not tried:
+// a multi-line quote or list cut short fails with the same problem.
+func failingLine(data []byte, msg string, from int) int {
+	budget := maxLocateBytes
+	line, end := 1, 0
+	for end < len(data) {
+		next := lineEnd(data, end)
+		if line >= from {
+			if line > from+maxLocateLines || budget < next {
+				return 0
+			}
+			budget -= next
+			var n yaml.Node
+			err := yaml.NewDecoder(bytes.NewReader(data[:next])).Decode(&n)
+			if err != nil && !errors.Is(err, io.EOF) {
+				text := strings.TrimPrefix(err.Error(), "yaml: ")
+				if m := lineErr.FindStringSubmatch(text); m != nil {
+					text = m[2]
+				}
+				if text == msg {
+					return line
+				}
+			}
 		}
+		end = next
 		line++
-		var n yaml.Node
-		err := yaml.NewDecoder(bytes.NewReader(data[:end])).Decode(&n)
-		if err == nil || errors.Is(err, io.EOF) {
-			continue
-		}
-		text := strings.TrimPrefix(err.Error(), "yaml: ")
-		if m := lineErr.FindStringSubmatch(text); m != nil {
-			text = m[2]
-		}
-		if text == msg {
-			return line
-		}
 	}
 	return 0
+}
+
+// lineEnd returns the offset just past the line break that ends the line
+// starting at start (\n, \r\n or \r, as YAML counts lines), or len(data).
+func lineEnd(data []byte, start int) int {
+	i := bytes.IndexAny(data[start:], "\r\n")
+	if i < 0 {
+		return len(data)
+	}
+	i += start
+	if data[i] == '\r' && i+1 < len(data) && data[i+1] == '\n' {
+		return i + 2
+	}
+	return i + 1
 }
 
 // FirstColumn returns the 1-based column of the first non-blank byte on
@@ -190,14 +208,13 @@ func FirstColumn(data []byte, line int) int { return firstNonBlank(data, line) }
 // firstNonBlank returns the 1-based column of the first non-blank byte on
 // the 1-based line, or 1.
 func firstNonBlank(data []byte, line int) int {
+	start := 0
 	for l := 1; l < line; l++ {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
+		if start = lineEnd(data, start); start >= len(data) {
 			return 1
 		}
-		data = data[i+1:]
 	}
-	for i, c := range data {
+	for i, c := range data[start:] {
 		if c != ' ' && c != '\t' {
 			if c == '\n' || c == '\r' {
 				return 1

@@ -138,6 +138,10 @@ func TestErrorLines(t *testing.T) {
 		{"colon in a plain value", "name: a\nx: 1\n  y: z: w\n", 3, 3},
 		{"tab", "name: a\n\tdescription: b\n", 2, 2},
 		{"unclosed quote", "name: a\ndescription: \"abc\nx: 1\n", 2, 1},
+		// A prefix cut inside an earlier multi-line value fails alike.
+		{"unclosed quote after a multi-line one", "a: \"x\n  y\"\nb: \"c\ne: 1\n", 3, 1},
+		{"unclosed [ after a multi-line list", "a: [x\n  , y]\nb: 1\nc: [d\n", 4, 1},
+		{"carriage returns alone", "a: 1\rb: 2\rc: [d\r", 3, 1},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.src), DefaultLimits)
