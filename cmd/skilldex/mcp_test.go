@@ -89,8 +89,9 @@ func TestMCPAnswersPipedRequests(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"csv"}}}`,
-		`{"jsonrpc":"2.0","id":"four","method":"tools/call","params":{"name":"query_skill","arguments":{"query":"csv-profiler:meta.type"}}}`,
-	}, "\n") + "\n"
+		// Pretty-printed, and the input's last bytes, with no line break.
+		"{\n  \"jsonrpc\": \"2.0\",\n  \"id\": \"four\",\n  \"method\": \"tools/call\",\n  \"params\": {\"name\": \"query_skill\", \"arguments\": {\"query\": \"csv-profiler:meta.type\"}}\n}",
+	}, "\n")
 	for range 5 {
 		var stdout, stderr bytes.Buffer
 		if code := run(context.Background(), []string{"mcp", "--site", site}, strings.NewReader(input), &stdout, &stderr); code != 0 {
@@ -114,17 +115,28 @@ func TestMCPAnswersPipedRequests(t *testing.T) {
 	}
 }
 
+// TestCountMessages: messages are counted however they are spread over
+// reads and lines, in batches too.
 func TestCountMessages(t *testing.T) {
-	var line []byte
+	var in jsonValues
 	requests := 0
-	for _, chunk := range []string{`{"id":1,"method":"a"}` + "\n" + `{"id":2,"me`, `thod":"b"}` + "\n", `{"method":"n"}` + "\n" + `{"id":3,"result":{}}` + "\n" + `{"id":null,"method":"x"}` + "\n" + `{"id":4,`} {
-		requests += countMessages(&line, []byte(chunk), true)
+	for _, chunk := range []string{
+		`{"id":1,"method":"a"}` + "\n" + `{"id":2,"me`,
+		`thod":"b", "params": {"text": "a } and a \" and ]"}}`,
+		"\n{\n  \"id\": 3,\n  \"method\": \"pretty\"\n}",
+		`{"method":"n"}{"id":4,"result":{}}{"id":null,"method":"x"}`,
+		`[{"id":5,"method":"a"},{"id":6,"method":"b"},{"method":"n"}]`,
+		`{"id":7,`,
+	} {
+		in.feed([]byte(chunk), func(v []byte) { requests += countMessages(v, true) })
 	}
-	if requests != 2 || string(line) != `{"id":4,` {
-		t.Errorf("requests %d, partial %q; want 2 and {\"id\":4,", requests, line)
+	if requests != 5 || string(in.buf) != `{"id":7,` {
+		t.Errorf("requests %d, partial %q; want 5 and {\"id\":7,", requests, in.buf)
 	}
-	line = nil
-	if n := countMessages(&line, []byte(`{"id":3,"result":{}}`+"\n"+`{"id":1,"method":"a"}`+"\n"), false); n != 1 {
-		t.Errorf("responses %d, want 1", n)
+	var out jsonValues
+	responses := 0
+	out.feed([]byte(`{"id":3,"result":{}}`+"\n"+`{"id":1,"method":"a"}`+`[{"id":5,"result":1},{"id":6,"error":{}}]`), func(v []byte) { responses += countMessages(v, false) })
+	if responses != 3 {
+		t.Errorf("responses %d, want 3", responses)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"sync"
@@ -12,27 +11,25 @@ import (
 // answers to the requests before it.
 const answerWait = 30 * time.Second
 
-// stdio is the mcp command's standard input and output, as the protocol's
-// newline-delimited messages. A client that writes its requests and then
+// stdio is the mcp command's standard input and output. A client that writes its requests and then
 // closes its end of the pipe (printf ... | skilldex mcp) gets every
 // answer: the SDK cancels the requests in flight when its reader ends, so
 // the end of the input is held back until every request read has been
 // answered, or answerWait has passed.
 type stdio struct {
-	in  io.Reader
-	out io.Writer
+	r io.Reader
+	w io.Writer
 
 	mu       sync.Mutex
 	requests int           // requests read: messages with an id and a method
 	answers  int           // responses written: messages with an id and no method
 	changed  chan struct{} // closed, and replaced, when answers changes
 	eof      bool          // in ended; the next Read waits, then says so
-	inLine   []byte        // the start of a message read in part
-	outLine  []byte        // the start of a message written in part
+	in, out  jsonValues    // the messages read and written, split
 }
 
 func newStdio(in io.Reader, out io.Writer) *stdio {
-	return &stdio{in: in, out: out, changed: make(chan struct{})}
+	return &stdio{r: in, w: out, changed: make(chan struct{})}
 }
 
 func (s *stdio) Read(p []byte) (int, error) {
@@ -40,9 +37,9 @@ func (s *stdio) Read(p []byte) (int, error) {
 		s.waitForAnswers()
 		return 0, io.EOF
 	}
-	n, err := s.in.Read(p)
+	n, err := s.r.Read(p)
 	s.mu.Lock()
-	s.requests += countMessages(&s.inLine, p[:n], true)
+	s.in.feed(p[:n], func(v []byte) { s.requests += countMessages(v, true) })
 	s.mu.Unlock()
 	if err == io.EOF {
 		// What came with the end is the server's to read first.
@@ -56,10 +53,11 @@ func (s *stdio) Read(p []byte) (int, error) {
 }
 
 func (s *stdio) Write(p []byte) (int, error) {
-	n, err := s.out.Write(p)
+	n, err := s.w.Write(p)
 	s.mu.Lock()
-	if k := countMessages(&s.outLine, p[:n], false); k > 0 {
-		s.answers += k
+	answers := s.answers
+	s.out.feed(p[:n], func(v []byte) { s.answers += countMessages(v, false) })
+	if s.answers != answers {
 		close(s.changed)
 		s.changed = make(chan struct{})
 	}
@@ -91,31 +89,74 @@ func (s *stdio) waitForAnswers() {
 	}
 }
 
-// countMessages adds data to the partial line *line and counts the
-// complete lines that are requests (requests true: an id and a method) or
-// responses (an id and no method).
-func countMessages(line *[]byte, data []byte, requests bool) int {
+// countMessages counts the requests (requests true: an id and a method)
+// or the responses (an id and no method) in a JSON-RPC message: an object,
+// or a batch of them.
+func countMessages(value []byte, requests bool) int {
+	type message struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	var batch []message
+	if len(value) > 0 && value[0] == '[' {
+		if json.Unmarshal(value, &batch) != nil {
+			return 0
+		}
+	} else {
+		var m message
+		if json.Unmarshal(value, &m) != nil {
+			return 0
+		}
+		batch = []message{m}
+	}
 	count := 0
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		if i < 0 {
-			*line = append(*line, data...)
-			break
-		}
-		msg := data[:i]
-		if len(*line) > 0 {
-			*line = append(*line, msg...)
-			msg = *line
-		}
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		if json.Unmarshal(msg, &m) == nil && len(m.ID) > 0 && string(m.ID) != "null" && (m.Method != "") == requests {
+	for _, m := range batch {
+		if len(m.ID) > 0 && string(m.ID) != "null" && (m.Method != "") == requests {
 			count++
 		}
-		*line = (*line)[:0]
-		data = data[i+1:]
 	}
 	return count
+}
+
+// jsonValues splits a stream into its top-level JSON objects and arrays,
+// however they are spread over lines and reads, as the SDK's decoder
+// reads them. What is between them (blanks, and anything that is no
+// object or array) is skipped.
+type jsonValues struct {
+	buf           []byte
+	depth         int
+	inString, esc bool
+}
+
+// feed scans data and calls fn with each value it completes.
+func (j *jsonValues) feed(data []byte, fn func(value []byte)) {
+	for _, c := range data {
+		if j.depth == 0 {
+			if c != '{' && c != '[' {
+				continue
+			}
+			j.buf = j.buf[:0]
+		}
+		j.buf = append(j.buf, c)
+		switch {
+		case j.inString:
+			switch {
+			case j.esc:
+				j.esc = false
+			case c == '\\':
+				j.esc = true
+			case c == '"':
+				j.inString = false
+			}
+		case c == '"':
+			j.inString = true
+		case c == '{' || c == '[':
+			j.depth++
+		case c == '}' || c == ']':
+			j.depth--
+			if j.depth == 0 {
+				fn(j.buf)
+			}
+		}
+	}
 }
