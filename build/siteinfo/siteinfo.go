@@ -248,10 +248,21 @@ func New(title, base string) (*Info, error) {
 }
 
 // looksLikeHost reports whether a base URL's path starts with a host name
-// ("acme.github.io/skills"), as a base URL written without https:// does.
+// ("acme.github.io/skills"), as a base URL written without https:// does:
+// a first segment of dotted labels ending in a top-level domain of two or
+// more letters ("v1.2/docs" is a path).
 func looksLikeHost(p string) bool {
 	first, _, _ := strings.Cut(p, "/")
-	return strings.Contains(first, ".") && !strings.HasPrefix(first, ".")
+	dot := strings.LastIndexByte(first, '.')
+	if dot <= 0 || len(first)-dot-1 < 2 {
+		return false
+	}
+	for _, r := range first[dot+1:] {
+		if (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') {
+			return false
+		}
+	}
+	return true
 }
 
 // Link returns the root-relative URL of a site path ("skills/x/" ->

@@ -14,6 +14,9 @@ func TestLinks(t *testing.T) {
 		{"https://acme.github.io/repo/", "", "/repo/", "https://acme.github.io/repo/"},
 		{"/sub", "skills/技能/", "/sub/skills/%E6%8A%80%E8%83%BD/", "/sub/skills/%E6%8A%80%E8%83%BD/"},
 		{"https://example.com", "tags/a b/", "/tags/a%20b/", "https://example.com/tags/a%20b/"},
+		// Dots in a path that is no host name.
+		{"v1.2/docs", "", "/v1.2/docs/", "/v1.2/docs/"},
+		{"docs.v2/", "", "/docs.v2/", "/docs.v2/"},
 	}
 	for _, c := range cases {
 		i, err := New("T", c.base)
