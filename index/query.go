@@ -47,6 +47,9 @@ func MistypedFilter(word string) string {
 	if !ok || name == "" || filterFacets[name] != "" || strings.ContainsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) {
 		return ""
 	}
+	if singular, ok := strings.CutSuffix(name, "ies"); ok && filterFacets[singular+"y"] != "" {
+		return singular + "y" // categories
+	}
 	best, bestD := "", 3
 	for f, facet := range filterFacets {
 		if name == facet { // the facet's own name: tags, capabilities

@@ -145,6 +145,7 @@ func TestMistypedFilter(t *testing.T) {
 		"capabilities:x":    "capability",
 		"categry:devops":    "category",
 		"licence:MIT":       "license",
+		"categories:x":      "category",
 		"tag:audit":         "",
 		"foo:bar":           "",
 		"https://x.example": "",

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -194,5 +195,13 @@ sources:
 		if code != exitFailure || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, stderr %q, want %q", config, code, stderr, want)
 		}
+	}
+}
+
+func TestUnquotedWords(t *testing.T) {
+	got := unquotedWords(`tags:"my tag" "a phrase tags:x" -Types:cli  +kube`)
+	want := []string{`tags:"my tag"`, "-Types:cli", "+kube"}
+	if !slices.Equal(got, want) {
+		t.Errorf("unquotedWords = %q, want %q", got, want)
 	}
 }
