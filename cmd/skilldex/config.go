@@ -154,32 +154,53 @@ func loadConfig(path string) (*config, error) {
 	var c config
 	// The syntax first, for the position of a syntax error (the
 	// decoder's is that of the construct the problem is in, and for some
-	// problems one line early).
-	if _, err := yamltree.Parse(data, yamltree.DefaultLimits); err != nil {
+	// problems one line early), and for the keys of the values the
+	// decoder's messages are about. A stray --- at the end stays the
+	// decoder's business, as it was.
+	root, err := yamltree.Parse(data, yamltree.DefaultLimits)
+	if err != nil {
 		var ye *yamltree.Error
-		if errors.As(err, &ye) && ye.Line > 0 {
+		switch {
+		case errors.As(err, &ye) && strings.HasPrefix(ye.Msg, "expected a single document"):
+		case ye != nil && ye.Line > 0:
 			return nil, fmt.Errorf("%s:%d:%d: invalid YAML: %s", path, ye.Line, ye.Column, ye.Msg)
+		default:
+			return nil, fmt.Errorf("%s: invalid YAML: %v", path, err)
 		}
-		return nil, fmt.Errorf("%s: invalid YAML: %v", path, err)
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		msg := yamlMessage(err)
-		// The list helps with a mistyped key of the file's; a mistake in a
-		// source or in repository has its own message.
-		if unknownKey.MatchString(err.Error()) {
-			msg += " (the keys are " + strings.Join(configKeys(reflect.TypeFor[config](), "", false), ", ") + ")"
-		}
-		if m := lineMessage.FindStringSubmatch(msg); m != nil {
+		// One message a line, each at its position.
+		var msgs []string
+		for _, msg := range strings.Split(yamlMessage(err), "\n  ") {
+			// The list helps with a mistyped key of the file's; a mistake
+			// in a source or in repository has its own message.
+			if strings.HasSuffix(msg, " is not a known key") && unknownKey.MatchString(err.Error()) {
+				msg += " (the keys are " + strings.Join(configKeys(reflect.TypeFor[config](), "", false), ", ") + ")"
+			}
+			m := lineMessage.FindStringSubmatch(msg)
+			if m == nil {
+				msgs = append(msgs, path+": "+msg)
+				continue
+			}
 			line, _ := strconv.Atoi(m[1])
 			text := m[2]
-			if key := keyOnLine(data, line); key != "" && strings.HasPrefix(text, "want ") {
-				text = key + ": " + text
+			if strings.HasPrefix(text, "want ") {
+				kind := yaml.ScalarNode
+				switch {
+				case strings.HasSuffix(text, "not a list"):
+					kind = yaml.SequenceNode
+				case strings.HasSuffix(text, "not a mapping"):
+					kind = yaml.MappingNode
+				}
+				if key := keyOfValueAt(root, line, kind); key != "" {
+					text = key + ": " + text
+				}
 			}
-			return nil, fmt.Errorf("%s:%d:%d: %s", path, line, yamltree.FirstColumn(data, line), text)
+			msgs = append(msgs, fmt.Sprintf("%s:%d:%d: %s", path, line, yamltree.FirstColumn(data, line), text))
 		}
-		return nil, fmt.Errorf("%s: %s", path, msg)
+		return nil, errors.New(strings.Join(msgs, "\n"))
 	}
 	switch c.API.Paths {
 	case "", "auto", "all", "sections", "none":
@@ -282,21 +303,32 @@ func (c *config) resolve(p string) string {
 // publish or discovery).
 var unknownKey = regexp.MustCompile(` not found in type [^\n]*`)
 
-// yamlMessage drops the "yaml: " prefix, which says nothing to a user, and
-// says "is not a known key" where yaml names a Go type.
-// keyOnLine returns the key that the 1-based line of data sets ("strict"
-// of "strict: maybe"), or "".
-func keyOnLine(data []byte, line int) string {
-	lines := strings.Split(string(data), "\n")
-	if line < 1 || line > len(lines) {
+// keyOfValueAt returns the dotted key of a mapping value of the kind
+// that starts on the 1-based line ("api.paths" of "api: {paths: [x]}"
+// for a list), or "".
+func keyOfValueAt(n *yaml.Node, line int, kind yaml.Kind) string {
+	if n == nil {
 		return ""
 	}
-	text := strings.TrimLeft(strings.TrimSpace(lines[line-1]), "- ")
-	key, _, found := strings.Cut(text, ":")
-	if !found || strings.ContainsAny(key, " \t\"'{[") {
-		return ""
+	for i, c := range n.Content {
+		key := ""
+		if n.Kind == yaml.MappingNode {
+			if i%2 == 0 {
+				continue
+			}
+			key = n.Content[i-1].Value
+		}
+		if deeper := keyOfValueAt(c, line, kind); deeper != "" {
+			if key == "" {
+				return deeper
+			}
+			return key + "." + deeper
+		}
+		if key != "" && c.Line == line && c.Kind == kind {
+			return key
+		}
 	}
-	return key
+	return ""
 }
 
 // lineMessage is a decoder message about one line: "line N: message".
@@ -315,6 +347,9 @@ var wantedKinds = map[string]string{
 // yamlKinds says in words what a YAML tag is.
 var yamlKinds = map[string]string{"seq": "a list", "map": "a mapping", "str": "text", "int": "a number", "float": "a number", "bool": "true or false", "null": "nothing"}
 
+// yamlMessage drops the "yaml: " prefix, which says nothing to a user, and
+// says "is not a known key" where yaml names a Go type, and what a value
+// of the wrong kind should be.
 func yamlMessage(err error) string {
 	msg := unknownKey.ReplaceAllString(err.Error(), " is not a known key")
 	msg = strings.ReplaceAll(msg, ": field ", ": key ")

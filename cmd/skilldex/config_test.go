@@ -93,6 +93,10 @@ func TestConfigErrors(t *testing.T) {
 		{"sources:\n  - path: \"\"\n", "skilldex.yaml:2:3: a source needs a path", false},
 		{"sources: skills\n", "skilldex.yaml:1:1: sources is a list", false},
 		{"strict: maybe\n", "skilldex.yaml:1:1: strict: want true or false here, not \"maybe\"", false},
+		{"title:\n  a: 1\n", "skilldex.yaml:2:3: title: want text here, not a mapping", false},
+		{"api: {paths: [x]}\n", "skilldex.yaml:1:1: api.paths: want text here, not a list", false},
+		{"a: 1\nstrict: maybe\n", "skilldex.yaml:1:1: key a is not a known key (the keys are title,", true},
+		{"a: 1\nstrict: maybe\n", "skilldex.yaml:2:1: strict: want true or false here", true},
 		{"title: x\nsources: [skills\n", "skilldex.yaml:2:1: invalid YAML: did not find expected ',' or ']'", false},
 		{"base_url: acme.github.io/skills\n", "base_url: base URL \"acme.github.io/skills\" starts with a host but no https://", false},
 	} {
@@ -104,5 +108,17 @@ func TestConfigErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), topKeys) != c.list {
 			t.Errorf("%q: error %v, want %q (listing the top-level keys: %v)", c.yaml, err, c.want, c.list)
 		}
+	}
+}
+
+// TestConfigStrayDocumentEnd: a config file ending in a stray --- loads, as
+// it did before its syntax was checked with yamltree.
+func TestConfigStrayDocumentEnd(t *testing.T) {
+	p := filepath.Join(t.TempDir(), ConfigFile)
+	if err := os.WriteFile(p, []byte("title: Mine\n---\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if c, err := loadConfig(p); err != nil || c.Title != "Mine" {
+		t.Errorf("loadConfig: %+v, %v", c, err)
 	}
 }
