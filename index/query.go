@@ -93,7 +93,8 @@ type Word struct {
 	Term string `json:"term"`
 	// Prefix is set on the word being typed: the query's last, when the
 	// query ends with it, in a clause of words (not a phrase, exclusion
-	// or filter). A stop word is kept only as a prefix.
+	// or filter). A stop word is kept only as a prefix, and only when it
+	// is the query's only word.
 	Prefix bool `json:"prefix,omitempty"`
 	Stop   bool `json:"stop,omitempty"`
 	// Conversational is set on a word of model.ConversationalWords, in a

@@ -568,16 +568,23 @@ export class Index {
   }
 
   /**
+   * docs returns every document in name order (order.json); without it,
+   * every document with a status (every skill has one), in document
+   * order, as byName orders them then (jsonsearch's Docs).
+   */
+  async docs() {
+    const order = await this.file('order.json');
+    if (Array.isArray(order)) return order;
+    const all = new Set();
+    for (const v of await this.facetValues('status')) for (const d of await this.facetDocs('status', v[2])) all.add(d);
+    return [...all].sort((a, b) => a - b);
+  }
+
+  /**
    * byName returns a comparison of documents by name (index.NameOrder):
    * by their places in order.json, documents it does not list (a damaged
    * or missing file) last, then by number.
    */
-  /** docs returns every document in name order (order.json). */
-  async docs() {
-    const order = await this.file('order.json');
-    return Array.isArray(order) ? order : [];
-  }
-
   byName() {
     if (!this.nameOrder) {
       this.nameOrder = this.file('order.json').then((order) => {

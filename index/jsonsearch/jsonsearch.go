@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -373,6 +374,8 @@ func (ix *Index) ByName(ctx context.Context) (func(a, b int32) int, error) {
 }
 
 // Docs returns every document in name order: order.json, read once.
+// Without it, every document with a status (every skill has one), in
+// document order, as ByName orders them then.
 func (ix *Index) Docs(ctx context.Context) ([]int32, error) {
 	ix.mu.Lock()
 	docs, read := ix.docs, ix.docsRead
@@ -380,8 +383,24 @@ func (ix *Index) Docs(ctx context.Context) ([]int32, error) {
 	if read {
 		return docs, nil
 	}
-	if _, err := ix.decode(ctx, "order.json", &docs); err != nil {
+	found, err := ix.decode(ctx, "order.json", &docs)
+	if err != nil {
 		return nil, err
+	}
+	if !found {
+		values, err := ix.FacetValues(ctx, "status")
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range values {
+			d, err := ix.facetDocs(ctx, "status", v.Number)
+			if err != nil {
+				return nil, err
+			}
+			docs = append(docs, d...)
+		}
+		slices.Sort(docs)
+		docs = slices.Compact(docs)
 	}
 	ix.mu.Lock()
 	ix.docs, ix.docsRead = docs, true

@@ -175,7 +175,7 @@ func TestFiltersAloneByName(t *testing.T) {
 	if _, err := build.Build(context.Background(), build.Options{LoadOptions: build.LoadOptions{Sources: []string{src}}, Output: site}); err != nil {
 		t.Fatal(err)
 	}
-	queries := []string{"format:skill-md", "-format:uasp format:skill-md"}
+	queries := []string{"format:skill-md", "-format:uasp format:skill-md", "-format:uasp"}
 	const limit = 40
 	for _, missing := range []bool{false, true} {
 		if missing {
