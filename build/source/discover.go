@@ -104,12 +104,12 @@ func Discover(ctx context.Context, roots []string, opt Options) (*Result, error)
 			return nil, err
 		}
 		w := newWalker(opt, res, root, i, skipper)
-		before := len(res.Inputs)
+		before, skippedBefore := len(res.Inputs), len(res.Skipped)
 		if err := w.walkRoot(); err != nil {
 			return nil, err
 		}
 		if len(res.Inputs) == before {
-			w.noSkill()
+			w.noSkill(res.Skipped[skippedBefore:])
 		}
 	}
 	res.sort()
@@ -159,9 +159,25 @@ func newWalker(opt Options, res *Result, root string, i int, skipper Skipper) *w
 	return w
 }
 
-// noSkill reports that the walker's root holds no skill.
-func (w *walker) noSkill() {
-	w.diag(w.shown, diag.Error, noSkillCode, "no skill found in %s: add a SKILL.md (with name and description) to a folder, or a .skill archive or NAME%s document", w.shown, UASPSuffix)
+// noSkill reports that the walker's root holds no skill, and which of
+// its folders were not searched: a skill may be in one (the build's own
+// output folder, say, when skilldex.yaml names the sources' folder).
+func (w *walker) noSkill(skipped []Skip) {
+	notSearched := ""
+	for i, sk := range skipped {
+		if i == 3 {
+			notSearched += fmt.Sprintf(" and %d more (--verbose lists them)", len(skipped)-i)
+			break
+		}
+		if i > 0 {
+			notSearched += ", "
+		}
+		notSearched += sk.Path + " (" + sk.Reason + ")"
+	}
+	if notSearched != "" {
+		notSearched = "; not searched: " + notSearched
+	}
+	w.diag(w.shown, diag.Error, noSkillCode, "no skill found in %s: add a SKILL.md (with name and description) to a folder, or a .skill archive or NAME%s document%s", w.shown, UASPSuffix, notSearched)
 }
 
 type walker struct {

@@ -476,3 +476,25 @@ symlink: `+filepath.Join(base, "gone", "archive.skill")+`
 		t.Errorf("paths and repository paths: %v, want %v", got, want)
 	}
 }
+
+// TestNoSkillSaysWhatWasNotSearched: a root without a skill names the
+// folders that were not searched, where a skill may be.
+func TestNoSkillSaysWhatWasNotSearched(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- node_modules/pkg/SKILL.md --
+---
+name: pkg
+description: A skill inside installed packages.
+---
+body
+-- notes.txt --
+nothing here
+`)
+	res, err := Discover(context.Background(), []string{dir}, DefaultOptions)
+	if err != nil || len(res.Diagnostics) != 1 {
+		t.Fatalf("%v %v", err, res.Diagnostics)
+	}
+	if msg := res.Diagnostics[0].Message; !strings.Contains(msg, "; not searched: "+filepath.Join(dir, "node_modules")+" (installed packages)") {
+		t.Errorf("message %q does not name node_modules", msg)
+	}
+}

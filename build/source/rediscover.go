@@ -99,7 +99,7 @@ func rediscoverRoot(prev *Result, i int, root string, opt Options, changed []str
 			return nil, err
 		}
 		if len(w.res.Inputs) == 0 {
-			w.noSkill()
+			w.noSkill(w.res.Skipped)
 		}
 		return w.res, nil
 	}
@@ -174,7 +174,7 @@ func rediscoverRoot(prev *Result, i int, root string, opt Options, changed []str
 		return slices.Compare(segments(res.Skipped[a].Path), segments(res.Skipped[b].Path)) < 0
 	})
 	if len(res.Inputs) == 0 {
-		w.noSkill()
+		w.noSkill(res.Skipped)
 	}
 	return res, nil
 }
