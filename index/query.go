@@ -37,14 +37,11 @@ var filterFacets = map[string]string{
 	"format":     "format",
 }
 
-// MistypedFilter returns the filter that word, written as one
-// ("tags:audit", "-Types:cli"), most likely meant when its name is no
-// filter's ("tag"); "" when the name is a filter's, or near none. Such a
-// word is searched as words, which its writer may not expect.
-func MistypedFilter(word string) string {
-	name, _, ok := strings.Cut(strings.TrimLeft(word, "+-"), ":")
+// nearFilter returns the filter a name that is no filter's ("tags",
+// "Types", "categories") most likely means, or "".
+func nearFilter(name string) string {
 	name = strings.ToLower(name)
-	if !ok || name == "" || filterFacets[name] != "" || strings.ContainsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) {
+	if name == "" || filterFacets[name] != "" || strings.ContainsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) {
 		return ""
 	}
 	if singular, ok := strings.CutSuffix(name, "ies"); ok && filterFacets[singular+"y"] != "" {
@@ -69,6 +66,18 @@ func MistypedFilter(word string) string {
 // Query is a parsed query.
 type Query struct {
 	Clauses []Clause `json:"clauses"`
+	// Mistyped lists the words written as filters whose name is no
+	// filter's but near one ("tags:audit"): they are searched as words,
+	// which their writer may not expect. Not part of the parse that the
+	// JavaScript's must equal.
+	Mistyped []MistypedFilter `json:"-"`
+}
+
+// MistypedFilter is a word written as a filter of an unknown name, as
+// written ("-Types:cli", `tags:"my tag"`), and the filter it most likely
+// means, as it should be written ("-type:cli").
+type MistypedFilter struct {
+	Written, Meant string
 }
 
 // Clause is a part of a query: words, a phrase, or a filter.
@@ -121,6 +130,7 @@ func (m *Model) Parse(q string) Query {
 			continue
 		}
 		var c Clause
+		start := i
 		if (q[i] == '+' || q[i] == '-') && i+1 < len(q) && !startsSpace(q[i+1:]) && q[i+1] != '+' && q[i+1] != '-' {
 			c.Required, c.Excluded = q[i] == '+', q[i] == '-'
 			i++
@@ -145,6 +155,14 @@ func (m *Model) Parse(q string) Query {
 					out.Clauses = append(out.Clauses, c)
 				}
 				continue
+			}
+			if meant := nearFilter(name); ok && meant != "" {
+				written := q[start:end]
+				if strings.HasPrefix(value, `"`) {
+					_, valueEnd := quoted(q, i+len(name)+1)
+					written = q[start:valueEnd]
+				}
+				out.Mistyped = append(out.Mistyped, MistypedFilter{Written: written, Meant: q[start:i] + meant + written[i-start+len(name):]})
 			}
 			text, i = tok, end
 		}

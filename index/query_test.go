@@ -138,22 +138,26 @@ func FuzzParseQuery(f *testing.F) {
 	})
 }
 
-func TestMistypedFilter(t *testing.T) {
-	for word, want := range map[string]string{
-		"tags:audit":        "tag",
-		"-Types:cli":        "type",
-		"capabilities:x":    "capability",
-		"categry:devops":    "category",
-		"licence:MIT":       "license",
-		"categories:x":      "category",
-		"tag:audit":         "",
-		"foo:bar":           "",
-		"https://x.example": "",
-		"c++":               "",
-		"node:20":           "",
+// TestMistypedFilters: a word written as a filter of a name near a
+// filter's is noted with the filter meant, sign and quoted value kept; a
+// word inside a phrase, or one no filter is near, is not.
+func TestMistypedFilters(t *testing.T) {
+	for q, want := range map[string]string{
+		"tags:audit":                "tags:audit -> tag:audit",
+		"-Types:cli deploy":         "-Types:cli -> -type:cli",
+		`tags:"my tag" x`:           `tags:"my tag" -> tag:"my tag"`,
+		"capabilities:x categry:y":  "capabilities:x -> capability:x, categry:y -> category:y",
+		"categories:x licence:MIT":  "categories:x -> category:x, licence:MIT -> license:MIT",
+		"tag:audit foo:bar node:20": "",
+		`"a phrase tags:x" c++`:     "",
+		"https://x.example":         "",
 	} {
-		if got := MistypedFilter(word); got != want {
-			t.Errorf("MistypedFilter(%q) = %q, want %q", word, got, want)
+		var got []string
+		for _, m := range ParseQuery(q).Mistyped {
+			got = append(got, m.Written+" -> "+m.Meant)
+		}
+		if g := strings.Join(got, ", "); g != want {
+			t.Errorf("ParseQuery(%q).Mistyped = %q, want %q", q, g, want)
 		}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -77,13 +76,8 @@ I/O failure.`,
 				return failure(err)
 			}
 			defer ix.Close()
-			for _, word := range unquotedWords(strings.Join(args, " ")) {
-				if f := index.MistypedFilter(word); f != "" {
-					bare := strings.TrimLeft(word, "+-")
-					name, value, _ := strings.Cut(bare, ":")
-					fmt.Fprintf(cmd.ErrOrStderr(), "note: %s: is no filter, so %s is searched as words; did you mean %s%s:%s?\n",
-						name, word, word[:len(word)-len(bare)], f, value)
-				}
+			for _, m := range index.ParseQuery(strings.Join(args, " ")).Mistyped {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s is no filter, so it is searched as words; did you mean %s?\n", m.Written, m.Meant)
 			}
 			res, err := ix.SearchWith(strings.Join(args, " "), index.SearchOptions{Limit: limit, Explain: explain, Facets: asJSON})
 			if err != nil {
@@ -230,35 +224,4 @@ func printExplanation(w io.Writer, h index.Hit) {
 		}
 		fmt.Fprintf(w, "        %s\n", strings.Join(parts, "; "))
 	}
-}
-
-// unquotedWords returns the blank-separated words of q that do not start
-// inside a quoted phrase; a word keeps a quoted value it runs into
-// (tag:"my tag").
-func unquotedWords(q string) []string {
-	var words []string
-	var word strings.Builder
-	quoted, inPhrase := false, false
-	for _, r := range q {
-		switch {
-		case r == '"':
-			quoted = !quoted
-			if word.Len() == 0 && quoted {
-				inPhrase = true
-			}
-			word.WriteRune(r)
-		case unicode.IsSpace(r) && !quoted:
-			if word.Len() > 0 && !inPhrase {
-				words = append(words, word.String())
-			}
-			word.Reset()
-			inPhrase = false
-		default:
-			word.WriteRune(r)
-		}
-	}
-	if word.Len() > 0 && !inPhrase {
-		words = append(words, word.String())
-	}
-	return words
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"maps"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -103,7 +102,7 @@ Body.
 		t.Errorf("type:cli deploy: exit %d, want 1 (no skill is of type cli)", code)
 	}
 
-	if _, _, errs := runCLI("search", "--index", site, "tags:pdf"); !strings.Contains(errs, "note: tags: is no filter, so tags:pdf is searched as words; did you mean tag:pdf?") {
+	if _, _, errs := runCLI("search", "--index", site, "tags:pdf"); !strings.Contains(errs, "note: tags:pdf is no filter, so it is searched as words; did you mean tag:pdf?") {
 		t.Errorf("a mistyped filter: stderr %q", errs)
 	}
 	if code, _, errs := runCLI("search", "--index", site, "nothingmatcheszz"); code != 1 || !strings.Contains(errs, "no skill matches") {
@@ -195,13 +194,5 @@ sources:
 		if code != exitFailure || !strings.Contains(stderr, want) {
 			t.Errorf("%s: exit %d, stderr %q, want %q", config, code, stderr, want)
 		}
-	}
-}
-
-func TestUnquotedWords(t *testing.T) {
-	got := unquotedWords(`tags:"my tag" "a phrase tags:x" -Types:cli  +kube`)
-	want := []string{`tags:"my tag"`, "-Types:cli", "+kube"}
-	if !slices.Equal(got, want) {
-		t.Errorf("unquotedWords = %q, want %q", got, want)
 	}
 }
