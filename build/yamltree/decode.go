@@ -117,7 +117,7 @@ func wrapParseError(data []byte, err error) error {
 		if l := failingLine(data, m[2], max(line, 1)); l > 0 {
 			line = l
 		}
-		return &Error{Line: line, Column: firstNonBlank(data, line), Msg: m[2] + syntaxAdvice(m[2])}
+		return &Error{Line: line, Column: FirstColumn(data, line), Msg: m[2] + syntaxAdvice(m[2])}
 	}
 	return &Error{Line: 1, Column: 1, Msg: msg}
 }
@@ -203,11 +203,7 @@ func lineEnd(data []byte, start int) int {
 // FirstColumn returns the 1-based column of the first non-blank byte on
 // the 1-based line of data, or 1: where a problem the YAML decoder puts on
 // a line, without a column, is shown.
-func FirstColumn(data []byte, line int) int { return firstNonBlank(data, line) }
-
-// firstNonBlank returns the 1-based column of the first non-blank byte on
-// the 1-based line, or 1.
-func firstNonBlank(data []byte, line int) int {
+func FirstColumn(data []byte, line int) int {
 	start := 0
 	for l := 1; l < line; l++ {
 		if start = lineEnd(data, start); start >= len(data) {

@@ -332,7 +332,7 @@ func keyOfValueAt(n *yaml.Node, line int, kind yaml.Kind) string {
 }
 
 // lineMessage is a decoder message about one line: "line N: message".
-var lineMessage = regexp.MustCompile(`(?s)^line (\d+): (.*)$`)
+var lineMessage = regexp.MustCompile(`^line (\d+): (.*)$`)
 
 // typeMismatch is the decoder's message for a value of the wrong kind:
 // "cannot unmarshal !!str `maybe` into bool".

@@ -11,11 +11,11 @@ import (
 // answers to the requests before it.
 const answerWait = 30 * time.Second
 
-// stdio is the mcp command's standard input and output. A client that writes its requests and then
-// closes its end of the pipe (printf ... | skilldex mcp) gets every
-// answer: the SDK cancels the requests in flight when its reader ends, so
-// the end of the input is held back until every request read has been
-// answered, or answerWait has passed.
+// stdio is the mcp command's standard input and output. A client that
+// writes its requests and then closes its end of the pipe (printf ... |
+// skilldex mcp) gets every answer: the SDK cancels the requests in flight
+// when its reader ends, so the end of the input is held back until every
+// request read has been answered, or answerWait has passed.
 type stdio struct {
 	r io.Reader
 	w io.Writer
