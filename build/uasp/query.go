@@ -300,12 +300,12 @@ func matchesAll(item any, filters []Filter) bool {
 }
 
 // resolver walks a document for one path, remembering the deepest mapping
-// it reached for the not-found hint.
+// or list it reached for the not-found hint.
 type resolver struct {
 	budget    int
 	path      string
 	ends      []int // ends[i]: end of segment i in path
-	deepest   *yamltree.Map
+	deepest   any   // *yamltree.Map or []any
 	deepestAt int
 	deepPath  []string
 }
@@ -354,6 +354,9 @@ func (r *resolver) walk(v any, segs []string, depth int, trail []string) (any, b
 			}
 		}
 	case []any:
+		if r.deepest == nil || depth >= r.deepestAt {
+			r.deepest, r.deepestAt, r.deepPath = x, depth, slices.Clone(trail)
+		}
 		for n := len(segs); n >= 1; n-- {
 			key := r.run(segs, n)
 			var matches []any
@@ -387,24 +390,58 @@ func isString(m *yamltree.Map, key, want string) bool {
 	return ok && s == want
 }
 
-// hint names the keys where the path stopped, so that the reader can
-// correct it.
+// hint says what the path could have named where it stopped: the keys of
+// a mapping, the indexes and names of a list's entries, so that the
+// reader can correct it.
 func (r *resolver) hint() string {
-	if r.deepest == nil || r.deepest.Len() == 0 {
-		return ""
-	}
-	keys := r.deepest.Keys()
-	const show = 30
-	more := ""
-	if len(keys) > show {
-		more = fmt.Sprintf(" and %d more", len(keys)-show)
-		keys = keys[:show]
-	}
 	where := "the document"
 	if len(r.deepPath) > 0 {
 		where = strings.Join(r.deepPath, ".")
 	}
-	return fmt.Sprintf("%s has %s%s", where, strings.Join(keys, ", "), more)
+	switch x := r.deepest.(type) {
+	case *yamltree.Map:
+		if x.Len() == 0 {
+			return ""
+		}
+		return fmt.Sprintf("%s has %s", where, listed(x.Keys()))
+	case []any:
+		switch len(x) {
+		case 0:
+			return where + " is an empty list"
+		case 1:
+			return where + " is a list of 1 entry, index 0"
+		}
+		hint := fmt.Sprintf("%s is a list of %d entries, index 0 to %d", where, len(x), len(x)-1)
+		var names []string
+		seen := make(map[string]bool)
+		for _, item := range x {
+			if m, ok := item.(*yamltree.Map); ok {
+				for _, key := range []string{"name", "id"} {
+					if s, ok := yamltree.GetAs[string](m, key); ok {
+						if !seen[s] {
+							seen[s] = true
+							names = append(names, s)
+						}
+						break
+					}
+				}
+			}
+		}
+		if len(names) > 0 {
+			hint += ", or by name or id: " + listed(names)
+		}
+		return hint
+	}
+	return ""
+}
+
+// listed joins names for a hint, the first 30 of them.
+func listed(names []string) string {
+	const show = 30
+	if len(names) > show {
+		return fmt.Sprintf("%s and %d more", strings.Join(names[:show], ", "), len(names)-show)
+	}
+	return strings.Join(names, ", ")
 }
 
 // MarshalAnswer encodes an answer as skilldex publishes it, both in the

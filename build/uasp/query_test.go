@@ -134,9 +134,15 @@ sources:
 	if !d.Valid() {
 		t.Fatalf("test document invalid: %v", d.Problems())
 	}
-	a := d.Query("commands.zz", nil)
-	if !strings.Contains(a.Error.Message, "commands has a.b, a") {
-		t.Errorf("hint: %s", a.Error.Message)
+	hints := map[string]string{
+		"commands.zz": "; commands has a.b, a",
+		"sources.9":   "; sources is a list of 3 entries, index 0 to 2, or by name or id: docs.example.com/a, dup",
+		"sources.0.x": "; sources.0 has id, url",
+	}
+	for path, want := range hints {
+		if a := d.Query(path, nil); !strings.HasSuffix(a.Error.Message, want) {
+			t.Errorf("%s: hint %q, want it to end %q", path, a.Error.Message, want)
+		}
 	}
 }
 
