@@ -167,8 +167,9 @@ func order(p string) int {
 }
 
 // writeCatalog writes files into dir, never over a file that is there,
-// and says on w what it wrote and what it kept.
-func writeCatalog(w io.Writer, dir string, files []initFile) (wrote int, err error) {
+// says on w what it wrote and what it kept, and returns the paths of the
+// files it wrote.
+func writeCatalog(w io.Writer, dir string, files []initFile) (wrote []string, err error) {
 	for _, f := range files {
 		dest := filepath.Join(dir, filepath.FromSlash(f.path))
 		shown := filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(f.path)))
@@ -192,9 +193,20 @@ func writeCatalog(w io.Writer, dir string, files []initFile) (wrote int, err err
 			return wrote, fmt.Errorf("cannot write %s: %s", shown, pathProblem(err))
 		}
 		fmt.Fprintf(w, "wrote %s\n", shown)
-		wrote++
+		wrote = append(wrote, f.path)
 	}
 	return wrote, nil
+}
+
+// unpinnedNote warns, when init wrote the Pages workflow, that the
+// workflow installs whatever skilldex is latest because this binary does
+// not know its own version; "" otherwise.
+func unpinnedNote(v buildVersion, wrote []string) string {
+	if v.Installable() != "latest" || !slices.Contains(wrote, ".github/workflows/pages.yml") {
+		return ""
+	}
+	return "note: this skilldex does not know its version (it was built without version control information, as go build -buildvcs=false does), " +
+		"so the workflow installs the latest release; set SKILLDEX_VERSION in .github/workflows/pages.yml to the version you tested with\n"
 }
 
 // keptHint says what a kept file may lack.
@@ -264,10 +276,11 @@ Actions, it is published.`,
 			if err != nil {
 				return failure(err)
 			}
-			if wrote == 0 {
+			if len(wrote) == 0 {
 				fmt.Fprintln(out, "nothing written: every file is there already")
 				return nil
 			}
+			fmt.Fprint(cmd.ErrOrStderr(), unpinnedNote(opt.version, wrote))
 			in := ""
 			if dir != "." {
 				in = "cd " + shellWord(dir) + " && "

@@ -198,3 +198,29 @@ func TestShellWord(t *testing.T) {
 		}
 	}
 }
+
+// TestInitSaysWhenItCannotPin: a skilldex that does not know its version
+// writes a workflow that installs the latest release, and says so; one
+// that knows it, or that kept the user's workflow, says nothing.
+func TestInitSaysWhenItCannotPin(t *testing.T) {
+	workflow := []string{"skilldex.yaml", ".github/workflows/pages.yml"}
+	cases := []struct {
+		v     buildVersion
+		wrote []string
+		note  bool
+	}{
+		{buildVersion{Module: "devel"}, workflow, true},
+		{buildVersion{Module: "devel"}, workflow[:1], false},
+		{buildVersion{Module: "devel", Revision: "0123456789ab"}, workflow, false},
+		{buildVersion{Module: "v1.2.3"}, workflow, false},
+	}
+	for _, c := range cases {
+		note := unpinnedNote(c.v, c.wrote)
+		if (note != "") != c.note {
+			t.Errorf("%s, wrote %v: note %q, want one: %v", c.v, c.wrote, note, c.note)
+		}
+		if c.note && !strings.Contains(note, "SKILLDEX_VERSION") {
+			t.Errorf("%s: the note does not say what to set: %q", c.v, note)
+		}
+	}
+}
