@@ -477,7 +477,8 @@ func TestArchiveSkill(t *testing.T) {
 	if _, ok := codes["frontmatter-bom"]; !ok {
 		t.Errorf("no frontmatter-bom: %v", keysOf(codes))
 	}
-	if !strings.HasSuffix(s.File(), "packed.skill!/SKILL.md") {
+	// The entry's whole path in the archive, as unzip -l lists it.
+	if !strings.HasSuffix(s.File(), "packed.skill!/packed/SKILL.md") {
 		t.Errorf("display path %q", s.File())
 	}
 	// In strict mode the BOM makes the skill invalid, as skills-ref says.

@@ -714,7 +714,7 @@ func (w *walker) addArchive(disp, name, rel string) {
 	files, rootDir, diags := readArchive(real, disp, w.opt.Archive)
 	in.Diagnostics = diags
 	if rootDir != "" {
-		in.DirName = rootDir
+		in.DirName, in.ArchiveDir = rootDir, rootDir
 	}
 	if files == nil {
 		in.FS = &listFS{mem: map[string][]byte{}}

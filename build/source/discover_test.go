@@ -198,19 +198,27 @@ func TestDiscoverArchives(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "other.zip"), makeZip(t, []zipEntry{{name: "data.csv", body: "a,b"}}), 0o644)
 	os.WriteFile(filepath.Join(dir, "empty.skill"), makeZip(t, []zipEntry{{name: "data.csv", body: "a,b"}}), 0o644)
 	os.WriteFile(filepath.Join(dir, "evil.zip"), makeZip(t, []zipEntry{{name: "SKILL.md", body: skillMD}, {name: "../../x", body: "x"}}), 0o644)
+	os.WriteFile(filepath.Join(dir, "flat.skill"), makeZip(t, []zipEntry{{name: "SKILL.md", body: skillMD}}), 0o644)
 	res, err := Discover(context.Background(), []string{dir}, DefaultOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
 	codes := map[string]string{}
+	// A file in an archive is named by its whole path in the archive.
+	shown := map[string]string{"good.skill": "good.skill!/good/SKILL.md", "flat.skill": "flat.skill!/SKILL.md"}
 	for _, in := range res.Inputs {
+		if want, ok := shown[in.RelPath]; ok {
+			if got := in.DisplayPath(in.SkillFile); got != filepath.Join(dir, want) {
+				t.Errorf("%s: SKILL.md shown as %q, want %q", in.RelPath, got, filepath.Join(dir, want))
+			}
+		}
 		c := ""
 		if len(in.Diagnostics) > 0 {
 			c = in.Diagnostics[0].Code
 		}
 		codes[in.RelPath] = c
 	}
-	want := map[string]string{"good.skill": "", "empty.skill": "archive-no-skill-md", "evil.zip": "archive-unsafe-path"}
+	want := map[string]string{"good.skill": "", "flat.skill": "", "empty.skill": "archive-no-skill-md", "evil.zip": "archive-unsafe-path"}
 	if len(codes) != len(want) {
 		t.Fatalf("inputs %v, want %v", codes, want)
 	}

@@ -67,6 +67,9 @@ type Input struct {
 	// Files lists every file of the skill, sorted by path. Nested skills
 	// are not part of their parent's files.
 	Files []File
+	// ArchiveDir is the folder an archive holds the skill's files in
+	// ("" when they are at its top), which FS's paths leave out.
+	ArchiveDir string
 	// SkillFile is "SKILL.md", "skill.md", or "" when there is none.
 	SkillFile string
 	// UASPFile is the path in FS of the skill's NAME.uasp.yaml, or "".
@@ -84,7 +87,7 @@ func (in *Input) DisplayPath(name string) string {
 		if name == "" {
 			return in.Path
 		}
-		return in.Path + "!/" + name
+		return in.Path + "!/" + path.Join(in.ArchiveDir, name)
 	case Document:
 		if name == "" || name == path.Base(in.Path) || name == in.UASPFile {
 			return in.Path
