@@ -511,3 +511,53 @@ func TestUSKLicenseSuggestsSPDX(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentsMDFinding: a workspace without AGENTS.md is told to add one;
+// one whose AGENTS.md does not say SKILLBAG is pointed at that file.
+func TestAgentsMDFinding(t *testing.T) {
+	const workspace = `
+-- ws/SKILLBAG.md --
+# SKILLBAG
+-- ws/.skills/SKILLS.md --
+one: A skill.
+-- ws/.skills/one/SKILL.md --
+---
+name: one
+description: A skill.
+---
+body
+`
+	cases := []struct {
+		name, agents string // agents: "" for no AGENTS.md
+		file         string // where the finding is, "" for none
+		line         int
+		says         string
+	}{
+		{"missing", "", "ws", 0, "the workspace has no AGENTS.md"},
+		{"silent", "# Agents\nRead the docs.\n", "ws/AGENTS.md", 1, "say in it that the repository is a SKILLBAG"},
+		{"identifies", "This repository is a SkillBag source; skills live under .skills/.\n", "", 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			archive := workspace
+			if c.agents != "" {
+				archive += "-- ws/AGENTS.md --\n" + c.agents
+			}
+			dir := testutil.WriteTxtar(t, t.TempDir(), archive)
+			found := codesOf(load(t, false, dir))["skillbag-agents-md"]
+			if c.file == "" {
+				if len(found) > 0 {
+					t.Errorf("a finding: %v", found)
+				}
+				return
+			}
+			if len(found) != 1 {
+				t.Fatalf("findings %v, want one", found)
+			}
+			d := found[0]
+			if d.File != filepath.Join(dir, filepath.FromSlash(c.file)) || d.Line != c.line || !strings.Contains(d.Message, c.says) {
+				t.Errorf("%s:%d: %s; want it at %s:%d, saying %q", d.File, d.Line, d.Message, c.file, c.line, c.says)
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -206,8 +207,12 @@ func CheckWorkspace(ws *source.Workspace, skills []*Member) (perSkill map[*Membe
 	if len(ws.SkillDirs) > 0 && byDir["skillbag-get-skills"] == nil {
 		add(nil, ws.CatalogPath, diag.Pos{}, "skillbag-bootstrap-missing", ".skills/skillbag-get-skills/SKILL.md is not materialized; agents need it to install skills")
 	}
-	if ws.AgentsMD == nil || !bytes.Contains(bytes.ToUpper(ws.AgentsMD), []byte("SKILLBAG")) {
-		add(nil, ws.Path, diag.Pos{}, "skillbag-agents-md", "AGENTS.md is missing or does not identify the repository as SKILLBAG, so it cannot be installed from as a SkillBag source")
+	const agentsAdvice = "that the repository is a SKILLBAG, that its skills live under .skills/, and which extra installation steps there are, if any"
+	switch {
+	case ws.AgentsMD == nil:
+		add(nil, ws.Path, diag.Pos{}, "skillbag-agents-md", "the workspace has no AGENTS.md, so it cannot be installed from as a SkillBag source; add one that says "+agentsAdvice)
+	case !bytes.Contains(bytes.ToUpper(ws.AgentsMD), []byte("SKILLBAG")):
+		add(nil, filepath.Join(ws.Path, "AGENTS.md"), diag.Pos{Line: 1, Column: 1}, "skillbag-agents-md", "AGENTS.md does not identify the repository as SKILLBAG, so it cannot be installed from as a SkillBag source; say in it "+agentsAdvice)
 	}
 	for s := range perSkill {
 		perSkill[s] = diag.Sort(perSkill[s])
