@@ -5,11 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -35,6 +38,9 @@ func TestMCPBuildsTheCatalog(t *testing.T) {
 	session, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if got, want := session.InitializeResult().ServerInfo.Version, thisVersion().Module; got != want {
+		t.Errorf("the server's version %q, want %q, as skilldex version says", got, want)
 	}
 	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "query_skill", Arguments: map[string]any{"query": "csv-profiler:meta.type"}})
 	if err != nil {
@@ -75,17 +81,27 @@ func TestMCPStartErrors(t *testing.T) {
 	}
 }
 
+// initializeLine is a client's first message, on a line of its own.
+const initializeLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+
+// demoSite builds the demo catalog's site and returns its folder.
+func demoSite(t *testing.T) string {
+	t.Helper()
+	site := filepath.Join(t.TempDir(), "site")
+	if code := run(context.Background(), []string{"build", "-q", "-o", site}, nil, io.Discard, io.Discard); code != 0 {
+		t.Fatalf("build: exit %d", code)
+	}
+	return site
+}
+
 // TestMCPAnswersPipedRequests: a client that writes its requests and
 // closes the input at once (printf ... | skilldex mcp) gets every answer.
 // The SDK cancels what is in flight when its input ends, which lost
 // answers in most runs before the end was held back.
 func TestMCPAnswersPipedRequests(t *testing.T) {
-	site := filepath.Join(t.TempDir(), "site")
-	if code := run(context.Background(), []string{"build", "-q", "-o", site}, nil, io.Discard, io.Discard); code != 0 {
-		t.Fatalf("build: exit %d", code)
-	}
+	site := demoSite(t)
 	input := strings.Join([]string{
-		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		initializeLine,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"csv"}}}`,
@@ -111,6 +127,76 @@ func TestMCPAnswersPipedRequests(t *testing.T) {
 		slices.Sort(ids) // tools are called concurrently
 		if got := strings.Join(ids, " "); got != `"four" 1 2 3` {
 			t.Fatalf("answers to %s, want 1, 2, 3 and \"four\"", got)
+		}
+	}
+}
+
+// TestMCPAnswersBadInput: input that is no JSON-RPC message is answered
+// with an error, and the session goes on; the SDK's transport ended it at
+// the first such line, and skilldex mcp exited with status 2.
+func TestMCPAnswersBadInput(t *testing.T) {
+	site := demoSite(t)
+	input := strings.Join([]string{
+		initializeLine,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{not json`,
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		`[]`,
+		`42`,
+		`"jsonrpc":"1.0"`,
+		`{"jsonrpc":"1.0","id":9,"method":"ping"}`,
+		`[{"jsonrpc":"2.0","id":10,"method":"ping"}]`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}{"jsonrpc":"2.0","id":4,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":5,"method":`,
+	}, "\n")
+	want := map[string]string{ // id: "result", or the error code
+		"1": "result", "2": "result", "3": "result", "4": "result", "9": "-32600",
+	}
+	// Errors without an id: bad JSON (twice: "jsonrpc" is a string, then
+	// ':' is no JSON), the input ending inside a message; [], 42, the
+	// string, the batch (the 2025-06-18 protocol has none).
+	wantErrors := map[int64]int{-32700: 3, -32600: 4}
+	for name, in := range map[string]func() io.Reader{
+		"at once":       func() io.Reader { return strings.NewReader(input) },
+		"byte for byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(input)) },
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), []string{"mcp", "--site", site}, in(), &stdout, &stderr); code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, stderr.String())
+		}
+		got := map[string]string{}
+		errs := map[int64]int{}
+		for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  *struct {
+					Code    int64  `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(line), &m); err != nil {
+				t.Fatalf("%s: not a message: %s", name, line)
+			}
+			switch {
+			case m.Error != nil:
+				if m.Error.Message == "" {
+					t.Errorf("%s: an error without a message: %s", name, line)
+				}
+				if string(m.ID) == "null" {
+					errs[m.Error.Code]++
+				} else {
+					got[string(m.ID)] = strconv.FormatInt(m.Error.Code, 10)
+				}
+			case m.Result != nil:
+				got[string(m.ID)] = "result"
+			}
+		}
+		if !maps.Equal(got, want) {
+			t.Errorf("%s: answers %v, want %v\n%s", name, got, want, stdout.String())
+		}
+		if !maps.Equal(errs, wantErrors) {
+			t.Errorf("%s: errors without an id %v, want %v\n%s", name, errs, wantErrors, stdout.String())
 		}
 	}
 }
