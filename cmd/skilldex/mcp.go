@@ -64,7 +64,7 @@ Messages go to standard error; standard output is the protocol's.`,
 			fmt.Fprintf(cmd.ErrOrStderr(), "skilldex mcp: serving %s on stdio\n", location)
 			std := newStdio(cmd.InOrStdin(), cmd.OutOrStdout())
 			t := &mcp.IOTransport{Reader: std, Writer: std}
-			err = mcpserver.New(s, version).Run(ctx, t)
+			err = mcpserver.New(s, thisVersion().Module).Run(ctx, t)
 			if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 				return nil
 			}
