@@ -74,6 +74,13 @@ func buildMarketplace(t *testing.T) string {
 
 func buildMarketplaceFrom(t *testing.T, src string) string {
 	t.Helper()
+	return buildMarketplaceNamed(t, src, "acme/market")
+}
+
+// buildMarketplaceNamed builds the site of src, whose source is named
+// name (a repository, OWNER/NAME, or not).
+func buildMarketplaceNamed(t *testing.T, src, name string) string {
+	t.Helper()
 	info, err := siteinfo.New("Acme", "https://acme.example/skills/")
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +88,7 @@ func buildMarketplaceFrom(t *testing.T, src string) string {
 	out := filepath.Join(t.TempDir(), "public")
 	opt := build.Options{Output: out, Site: info, NoMinify: true}
 	opt.Sources = []string{src}
-	opt.SourceNames = map[string]string{src: "acme/market"}
+	opt.SourceNames = map[string]string{src: name}
 	if _, err := build.Build(context.Background(), opt); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +102,31 @@ func readSite(t *testing.T, site, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestPluginInstallsWithoutRepository: when the marketplace's repository
+// is not known, the install commands do not add it from the site, which
+// publishes no marketplace file (they said /plugin marketplace add
+// https://acme.example/skills/, which fails); they install from a
+// marketplace already added.
+func TestPluginInstallsWithoutRepository(t *testing.T) {
+	site := buildMarketplaceNamed(t, testutil.WriteTxtar(t, t.TempDir(), marketplaceTxtar), "market")
+	page := readSite(t, site, "plugins/tools/index.html")
+	api := readSite(t, site, "api/v1/plugins.json")
+	for name, text := range map[string]string{"plugins/tools/": page, "api/v1/plugins.json": api} {
+		if strings.Contains(text, "marketplace add") {
+			t.Errorf("%s adds the marketplace from somewhere", name)
+		}
+		if !strings.Contains(text, "/plugin install tools@acme-market") {
+			t.Errorf("%s lacks the install command", name)
+		}
+	}
+	if !strings.Contains(page, "With the marketplace <code>acme-market</code> added:") {
+		t.Error("plugins/tools/ does not say which marketplace to add first")
+	}
+	if strings.Contains(readSite(t, buildMarketplace(t), "plugins/tools/index.html"), "With the marketplace") {
+		t.Error("plugins/tools/ says to add the marketplace its commands add")
+	}
 }
 
 func TestPluginPages(t *testing.T) {

@@ -100,7 +100,7 @@ func pluginsJSON(c *catalog.Catalog, site *siteinfo.Info) ([]byte, error) {
 		if len(p.Skills) > 0 {
 			d.URL = site.URL(siteinfo.PluginPage(p.Slug))
 		}
-		for _, in := range p.Installs(site) {
+		for _, in := range p.Installs() {
 			d.Install = append(d.Install, installDoc{in.Client, in.Commands})
 		}
 		f.Plugins = append(f.Plugins, d)

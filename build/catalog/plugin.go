@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/skilldex/skilldex/build/plugin"
-	"github.com/skilldex/skilldex/build/siteinfo"
 )
 
 // Marketplace is an agent plugin marketplace found in the sources: the
@@ -160,26 +159,29 @@ type Install struct {
 	// Label names the client for people ("Claude Code").
 	Label    string
 	Commands []string
+	// Marketplace is the client's name of the marketplace the plugin is
+	// installed from, and AddsMarketplace whether the first command adds
+	// it (its repository is known).
+	Marketplace     string
+	AddsMarketplace bool
 }
 
 // Installs returns how each client whose marketplace lists p installs it
-// (Claude Code, then Codex), the marketplace added from its repository,
-// else from the site's base URL when the site has an absolute one; without
-// either, the commands only install from a marketplace already added. A
+// (Claude Code, then Codex): the marketplace added from its repository
+// when that is known, then the plugin installed. Without the repository
+// the commands only install from a marketplace already added: the site
+// is no place to add it from, as it publishes no marketplace file. A
 // client whose names for p and its marketplace are not safe to paste
 // (plugin.IsCommandWord) gets no commands.
-func (p *Plugin) Installs(site *siteinfo.Info) []Install {
+func (p *Plugin) Installs() []Install {
 	from := p.Marketplace.Repo
-	if from == "" && site.Absolute() {
-		from = site.URL("")
-	}
 	var out []Install
 	add := func(c plugin.Client, label, addCmd, installCmd string) {
 		name := p.Marketplace.Names[c]
 		if !p.HasClient(c) || !plugin.IsCommandWord(name) || !plugin.IsCommandWord(p.Name) {
 			return
 		}
-		in := Install{Client: c, Label: label}
+		in := Install{Client: c, Label: label, Marketplace: name, AddsMarketplace: from != ""}
 		if from != "" {
 			in.Commands = append(in.Commands, addCmd+" "+from)
 		}

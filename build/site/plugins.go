@@ -30,6 +30,9 @@ type pluginView struct {
 type installSteps struct {
 	Label    string
 	Commands []commandLine
+	// Marketplace, when set, is the marketplace the commands need added
+	// first, which they do not add themselves.
+	Marketplace string
 }
 
 type commandLine struct{ ID, Text string }
@@ -68,8 +71,11 @@ func (r *renderer) pluginView(p *catalog.Plugin) *pluginView {
 			v.Components = append(v.Components, fact{Key: componentLabels[kind], Value: fmt.Sprint(n)})
 		}
 	}
-	for _, in := range p.Installs(r.site) {
+	for _, in := range p.Installs() {
 		steps := installSteps{Label: in.Label}
+		if !in.AddsMarketplace {
+			steps.Marketplace = in.Marketplace
+		}
 		for i, c := range in.Commands {
 			steps.Commands = append(steps.Commands, commandLine{ID: fmt.Sprintf("sd-install-%s-%d", in.Client, i), Text: c})
 		}
