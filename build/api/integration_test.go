@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -395,7 +396,7 @@ func checkAnswers(t *testing.T, site string, c *catalog.Catalog) int {
 		}
 		var list struct {
 			Skill string
-			Paths []struct{ Path, File string }
+			Paths []struct{ Path, File, URL string }
 		}
 		if err := json.Unmarshal(read(t, site, siteinfo.APIPaths(s.Name)), &list); err != nil {
 			t.Fatalf("%s: %v", s.Name, err)
@@ -410,6 +411,15 @@ func checkAnswers(t *testing.T, site string, c *catalog.Catalog) int {
 		var listed []string
 		for _, p := range list.Paths {
 			listed = append(listed, p.Path)
+			// The url leads where the file is, resolved as a browser
+			// resolves it against the address of paths.json.
+			base, _ := url.Parse("https://example.org/site/" + siteinfo.APIPaths(s.Name))
+			ref, err := url.Parse(p.URL)
+			if err != nil {
+				t.Errorf("%s:%s: url %q: %v", s.Name, p.Path, p.URL, err)
+			} else if got, want := base.ResolveReference(ref).Path, "/site/api/v1/skills/"+s.Name+"/"+p.File; got != want {
+				t.Errorf("%s:%s: url %q leads to %s, not %s", s.Name, p.Path, p.URL, got, want)
+			}
 			got := read(t, site, "api/v1/skills/"+s.Name+"/"+p.File)
 			want := uasp.MarshalAnswer(k.Doc.Query(p.Path, nil))
 			if !bytes.Equal(got, want) {

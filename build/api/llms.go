@@ -66,7 +66,8 @@ func llmsTxt(c *catalog.Catalog, entries []*entry, site *siteinfo.Info) []byte {
 	}
 	if site.PublishesPaths() {
 		b.WriteString("Query a skill's UASP document without downloading it whole: " +
-			"api/v1/skills/NAME/paths.json lists the static answers, one JSON file per path (NAME:PATH is api/v1/skills/NAME/PATH.json).\n\n")
+			"api/v1/skills/NAME/paths.json lists the static answers, one JSON file per path, each with its URL relative to paths.json " +
+			"(NAME:PATH is mostly api/v1/skills/NAME/PATH.json, but a '/' or '%' in PATH is written %2F or %25 in the file's name, and that '%' is escaped again in its URL).\n\n")
 	} else {
 		b.WriteString("A skill's whole UASP document, every query path's answer in it, is api/v1/skills/NAME.json.\n\n")
 	}

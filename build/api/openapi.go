@@ -37,7 +37,7 @@ func openAPI(site *siteinfo.Info, plugins bool) obj {
 		p(ManifestPath): get("sessionManifest", "The UASP session manifest (uasp.md 9.5).", nil, jsonOK("The manifest.", "")),
 		"/api/v1/skills/{name}.json": get("getSkill", "A skill's whole UASP document, its source frontmatter, and whether the document was derived from SKILL.md.",
 			[]obj{name}, jsonOK("The skill.", "")),
-		"/api/v1/skills/{name}/paths.json": get("listPaths", "Every query path of the skill that has a static answer, with its file name.",
+		"/api/v1/skills/{name}/paths.json": get("listPaths", "Every query path of the skill that has a static answer, with its file name and its URL relative to paths.json.",
 			[]obj{name}, jsonOK("The paths.", "")),
 		"/api/v1/skills/{name}/{file}": get("queryPath", "The answer to the UASP query NAME:PATH (uasp.md 6.3), as `skilldex query` prints it. "+
 			"A site built with api.paths: all has a file for every path made of keys down to the leaves (a key holding dots is one segment; lists are answered whole, their items reached with filters); "+

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"path"
 	"slices"
 	"strings"
@@ -203,9 +204,12 @@ func writeDocument(g *output.Group, e *entry, s *catalog.Content, site *siteinfo
 	if !site.PublishesPaths() {
 		return nil
 	}
+	// URL is File as a URL relative to paths.json: a file name may hold
+	// '%' (as the %2F of a '/') and, before a ':', read as a scheme.
 	type pathFile struct {
 		Path string `json:"path"`
 		File string `json:"file"`
+		URL  string `json:"url"`
 	}
 	list := []pathFile{}
 	for _, p := range d.Paths() {
@@ -218,7 +222,7 @@ func writeDocument(g *output.Group, e *entry, s *catalog.Content, site *siteinfo
 		if err := g.WriteRaw(AnswerPath(e.name, p), uasp.MarshalAnswer(d.Query(p, nil))); err != nil {
 			return err
 		}
-		list = append(list, pathFile{p, file})
+		list = append(list, pathFile{p, file, "./" + url.PathEscape(file)})
 	}
 	b, err := marshal(struct {
 		Skill   string     `json:"skill"`
