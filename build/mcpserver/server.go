@@ -58,6 +58,10 @@ type SkillInput struct {
 	Name string `json:"name" jsonschema:"the skill's name, as search_skills gives it"`
 }
 
+// readOnly annotates every tool: each reads the site, and the same call
+// gives the same answer while the site stays as it is.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: ptr(false)}
+
 // New returns the MCP server of site; version is skilldex's.
 func New(site *siteread.Site, version string) *mcp.Server {
 	where := site.Location
@@ -73,7 +77,7 @@ func New(site *siteread.Site, version string) *mcp.Server {
 		Name:        "search_skills",
 		Title:       "Search skills",
 		Description: "Find the skills of the catalog for a task: ranked skills with their name, description, page URL and, when the skills CLI can install it, the install command.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: readOnly,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
 		if in.Limit < 0 || in.Limit > MaxLimit {
 			return nil, SearchOutput{}, fmt.Errorf("limit is %d; give 1 to %d", in.Limit, MaxLimit)
@@ -90,14 +94,16 @@ func New(site *siteread.Site, version string) *mcp.Server {
 		Description: "Answer a UASP query about a skill, as `skilldex query` prints it: " +
 			`{"skill", "path", "found", "value"}, or with found false an error (SKILL_NOT_FOUND, PATH_NOT_FOUND, INVALID_QUERY) whose message says what the document has. ` +
 			"Useful paths: meta, triggers, constraints.never, constraints.always, decisions, commands, commands.NAME, workflows, reference, environment, sources.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: readOnly,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in QueryInput) (*mcp.CallToolResult, any, error) {
 		q, err := uasp.ParseQuery(in.Query)
 		if err != nil {
-			return nil, nil, err
+			b := uasp.MarshalAnswer(uasp.Refused(in.Query, err))
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, IsError: true}, nil, nil
 		}
 		if err := siteread.ValidName(q.Skill); err != nil {
-			return nil, nil, err
+			b := uasp.MarshalAnswer(uasp.Refused(in.Query, err))
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, IsError: true}, nil, nil
 		}
 		b, found, err := site.Query(ctx, q)
 		if err != nil {
@@ -109,7 +115,7 @@ func New(site *siteread.Site, version string) *mcp.Server {
 		Name:        "get_skill",
 		Title:       "Read a skill",
 		Description: "Read a skill's instructions as Markdown (a YAML summary, then its SKILL.md body), followed by the list of its files with their URLs.",
-		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: ptr(false)},
+		Annotations: readOnly,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in SkillInput) (*mcp.CallToolResult, any, error) {
 		sk, err := site.Skill(ctx, in.Name)
 		if err != nil {

@@ -444,6 +444,16 @@ func listed(names []string) string {
 	return strings.Join(names, ", ")
 }
 
+// Refused answers a query that ParseQuery refused with err, as any query
+// is answered, for the programs that read the answers: INVALID_QUERY,
+// with what can be read of the query (the name before ':', the path
+// before '?').
+func Refused(query string, err error) Answer {
+	name, rest, _ := strings.Cut(strings.TrimSpace(query), ":")
+	path, _, _ := strings.Cut(rest, "?")
+	return Failure(name, path, ErrInvalidQuery, err.Error())
+}
+
 // MarshalAnswer encodes an answer as skilldex publishes it, both in the
 // output of `skilldex query` and in the static files
 // api/v1/skills/NAME/PATH.json: {"skill", "path", "found", "value"}, or

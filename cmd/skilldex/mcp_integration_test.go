@@ -35,6 +35,7 @@ func mcpScenario(site string) mcpclient.Scenario {
 			call("query-deep", "query_skill", map[string]any{"query": "agent-browser:commands.record.start.args.file.type"}),
 			call("query-filter", "query_skill", map[string]any{"query": "stripe-best-practices:decisions?when=*Charges*"}),
 			call("query-missing", "query_skill", map[string]any{"query": "agent-browser:commands.nope"}),
+			call("query-invalid", "query_skill", map[string]any{"query": "agent-browser:.."}),
 			call("get", "get_skill", map[string]any{"name": "release-notes"}),
 			call("get-missing", "get_skill", map[string]any{"name": "no-such-skill"}),
 			call("hostile-dots", "get_skill", map[string]any{"name": "../release-notes"}),
@@ -124,6 +125,7 @@ func checkMCP(t *testing.T, res *mcpclient.Result, base, content string) {
 	for label, q := range map[string]string{
 		"query": "agent-browser:commands.click", "query-deep": "agent-browser:commands.record.start.args.file.type",
 		"query-filter": "stripe-best-practices:decisions?when=*Charges*", "query-missing": "agent-browser:commands.nope",
+		"query-invalid": "agent-browser:..",
 	} {
 		code, want, _ := runCLI(t, "query", content, q)
 		c := res.Calls[label]

@@ -66,11 +66,7 @@ that is not a list), and on usage or I/O failure.`,
 			raw := args[len(args)-1]
 			q, err := uasp.ParseQuery(raw)
 			if err != nil {
-				// Answered as any query is, for the programs that read
-				// the answers: with what could be read of it.
-				name, rest, _ := strings.Cut(strings.TrimSpace(raw), ":")
-				path, _, _ := strings.Cut(rest, "?")
-				return printAnswer(cmd, uasp.MarshalAnswer(uasp.Failure(name, path, uasp.ErrInvalidQuery, err.Error())))
+				return printAnswer(cmd, uasp.MarshalAnswer(uasp.Refused(raw, err)))
 			}
 			if site != "" {
 				if len(args) > 1 {
