@@ -80,6 +80,12 @@ type MistypedFilter struct {
 	Written, Meant string
 }
 
+// Note says what happens to the word and what was likely meant, for the
+// person or agent who wrote it.
+func (m MistypedFilter) Note() string {
+	return m.Written + " is no filter, so it is searched as words; did you mean " + m.Meant + "?"
+}
+
 // Clause is a part of a query: words, a phrase, or a filter.
 type Clause struct {
 	// Words are the clause's words; empty for a filter.

@@ -46,6 +46,9 @@ type SearchOutput struct {
 	// Total counts every matching skill (a lower bound when the index
 	// answered from the heads of its postings).
 	Total int `json:"total"`
+	// Notes say what in the query may not do what was meant (a mistyped
+	// filter, a tag no skill has).
+	Notes []string `json:"notes,omitempty"`
 }
 
 // QueryInput is query_skill's input.
@@ -82,11 +85,11 @@ func New(site *siteread.Site, version string) *mcp.Server {
 		if in.Limit < 0 || in.Limit > MaxLimit {
 			return nil, SearchOutput{}, fmt.Errorf("limit is %d; give 1 to %d", in.Limit, MaxLimit)
 		}
-		hits, total, err := site.Search(ctx, in.Query, siteread.SearchOptions{Limit: in.Limit, Type: in.Type, Tag: in.Tag, Plugin: in.Plugin})
+		res, err := site.Search(ctx, in.Query, siteread.SearchOptions{Limit: in.Limit, Type: in.Type, Tag: in.Tag, Plugin: in.Plugin})
 		if err != nil {
 			return nil, SearchOutput{}, err
 		}
-		return nil, SearchOutput{Skills: hits, Total: total}, nil
+		return nil, SearchOutput{Skills: res.Hits, Total: res.Total, Notes: res.Notes}, nil
 	})
 	mcp.AddTool(s, &mcp.Tool{
 		Name:  "query_skill",

@@ -2,9 +2,13 @@ package siteread
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/index"
 	"github.com/skilldex/skilldex/index/jsonsearch"
 )
 
@@ -34,6 +38,18 @@ type Hit struct {
 	Install string `json:"install,omitempty"`
 }
 
+// SearchResult is what a search found.
+type SearchResult struct {
+	Hits []Hit
+	// Total counts every matching skill (a lower bound when the index
+	// answered from the heads of its postings).
+	Total int
+	// Notes say what in the query or the options may not do what their
+	// writer meant: a word written as a filter of no filter's name, a
+	// filter value no skill has.
+	Notes []string
+}
+
 // maxCachedBytes bounds the search index files kept between searches.
 const maxCachedBytes = 32 << 20
 
@@ -41,19 +57,28 @@ const maxCachedBytes = 32 << 20
 // the site's search page does, fetching only the files the query needs.
 // Files are kept between searches while the index's manifest (read again
 // for every search) keeps its id.
-func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) ([]Hit, int, error) {
+//
+// A Type that is none of UASP's types is an error.
+func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) (*SearchResult, error) {
 	if opt.Limit <= 0 {
 		opt.Limit = 10
 	}
+	if opt.Type != "" && !slices.ContainsFunc(uasp.Types, func(t string) bool { return strings.EqualFold(t, opt.Type) }) {
+		return nil, fmt.Errorf("type is %q, which is no UASP type; give %s", opt.Type, strings.Join(uasp.Types, ", "))
+	}
+	out := &SearchResult{}
+	for _, m := range index.ParseQuery(query).Mistyped {
+		out.Notes = append(out.Notes, m.Note())
+	}
 	ix := jsonsearch.New(s.indexFile)
 	var filters []jsonsearch.Filter
-	for _, f := range []struct{ facet, value string }{{"type", opt.Type}, {"tags", opt.Tag}, {"plugin", opt.Plugin}} {
+	for _, f := range []struct{ facet, what, value string }{{"type", "of the type", opt.Type}, {"tags", "tagged", opt.Tag}, {"plugin", "in the plugin", opt.Plugin}} {
 		if f.value == "" {
 			continue
 		}
 		values, err := ix.FacetValues(ctx, f.facet)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		nums := []int{-1} // no document has value -1: nothing matches
 		for _, v := range values {
@@ -61,11 +86,14 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) ([]H
 				nums = []int{v.Number}
 			}
 		}
+		if nums[0] == -1 {
+			out.Notes = append(out.Notes, fmt.Sprintf("no skill of the catalog is %s %q", f.what, f.value))
+		}
 		filters = append(filters, jsonsearch.Filter{ID: f.facet, Values: nums})
 	}
 	res, err := ix.Search(ctx, query, jsonsearch.Options{Filters: filters})
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	var docs []int
 	for _, h := range res.Hits[:min(opt.Limit, len(res.Hits))] {
@@ -73,7 +101,7 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) ([]H
 	}
 	cards, err := ix.Cards(ctx, docs)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	hits := []Hit{}
 	for _, c := range cards {
@@ -87,7 +115,8 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) ([]H
 		}
 		hits = append(hits, h)
 	}
-	return hits, res.Total, nil
+	out.Hits, out.Total = hits, res.Total
+	return out, nil
 }
 
 // installs reports whether npx skills add SITE --skill NAME installs the

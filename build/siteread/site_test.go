@@ -103,18 +103,18 @@ func TestHTTPReadsAsFolder(t *testing.T) {
 		}
 	}
 	for _, q := range []string{"csv", "browser", "release notes changelog", "diagram"} {
-		h1, n1, err := local.Search(ctx, q, SearchOptions{})
+		r1, err := local.Search(ctx, q, SearchOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		h2, n2, err := remote.Search(ctx, q, SearchOptions{})
+		r2, err := remote.Search(ctx, q, SearchOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n1 != n2 || !slices.EqualFunc(h1, h2, func(a, b Hit) bool { return a.Name == b.Name && a.Description == b.Description }) {
-			t.Errorf("%q: over HTTP %v, from the folder %v", q, h2, h1)
+		if r1.Total != r2.Total || !slices.EqualFunc(r1.Hits, r2.Hits, func(a, b Hit) bool { return a.Name == b.Name && a.Description == b.Description }) {
+			t.Errorf("%q: over HTTP %v, from the folder %v", q, r2.Hits, r1.Hits)
 		}
-		for _, h := range h2 {
+		for _, h := range r2.Hits {
 			if !strings.HasPrefix(h.Page, base+"skills/") || (h.Install != "" && !strings.Contains(h.Install, base)) {
 				t.Errorf("%q: %s links %s and installs with %q, not from %s", q, h.Name, h.Page, h.Install, base)
 			}
@@ -148,12 +148,18 @@ func TestSearch(t *testing.T) {
 		}
 		return out
 	}
-	hits, total, err := s.Search(ctx, "csv profile", SearchOptions{})
-	if err != nil {
-		t.Fatal(err)
+	search := func(q string, opt SearchOptions) *SearchResult {
+		t.Helper()
+		res, err := s.Search(ctx, q, opt)
+		if err != nil {
+			t.Fatalf("%q %+v: %v", q, opt, err)
+		}
+		return res
 	}
-	if len(hits) == 0 || hits[0].Name != "csv-profiler" || total < 1 {
-		t.Fatalf("csv profile: %v", names(hits))
+	res := search("csv profile", SearchOptions{})
+	hits := res.Hits
+	if len(hits) == 0 || hits[0].Name != "csv-profiler" || res.Total < 1 || len(res.Notes) > 0 {
+		t.Fatalf("csv profile: %v, notes %v", names(hits), res.Notes)
 	}
 	h := hits[0]
 	if h.Page != "https://example.org/skills/skills/csv-profiler/" || h.Install != "npx skills add https://example.org/skills/ --skill csv-profiler" ||
@@ -161,20 +167,32 @@ func TestSearch(t *testing.T) {
 		t.Errorf("hit %+v", h)
 	}
 	// A UASP document alone has no SKILL.md: the CLI cannot install it.
-	hits, _, _ = s.Search(ctx, "browser", SearchOptions{Type: "CLI"})
+	hits = search("browser", SearchOptions{Type: "CLI"}).Hits
 	if !slices.Equal(names(hits), []string{"agent-browser"}) || hits[0].Install != "" {
 		t.Errorf("browser, type cli: %+v", hits)
 	}
 	// An empty query with a filter lists what the filter keeps, by name.
-	hits, _, _ = s.Search(ctx, "", SearchOptions{Tag: "csv"})
-	if !slices.Equal(names(hits), []string{"csv-profiler"}) {
+	if hits = search("", SearchOptions{Tag: "csv"}).Hits; !slices.Equal(names(hits), []string{"csv-profiler"}) {
 		t.Errorf("tag csv: %v", names(hits))
 	}
-	if hits, _, _ = s.Search(ctx, "csv", SearchOptions{Type: "no-such-type"}); len(hits) != 0 {
-		t.Errorf("an unknown type keeps %v", names(hits))
+	if _, err := s.Search(ctx, "csv", SearchOptions{Type: "no-such-type"}); err == nil || !strings.Contains(err.Error(), "knowledge, cli, api, hybrid") {
+		t.Errorf("an unknown type: %v, want an error naming the types", err)
 	}
-	if hits, _, _ = s.Search(ctx, "e", SearchOptions{Limit: 2}); len(hits) != 2 {
+	if hits = search("e", SearchOptions{Limit: 2}).Hits; len(hits) != 2 {
 		t.Errorf("limit 2 gives %d", len(hits))
+	}
+	// What may not do what was meant is noted.
+	for q, c := range map[string]struct {
+		opt  SearchOptions
+		note string
+	}{
+		"tpye:cli browser": {SearchOptions{}, "tpye:cli is no filter, so it is searched as words; did you mean type:cli?"},
+		"csv":              {SearchOptions{Tag: "no-such-tag"}, `no skill of the catalog is tagged "no-such-tag"`},
+		"notes":            {SearchOptions{Plugin: "nope"}, `no skill of the catalog is in the plugin "nope"`},
+	} {
+		if res := search(q, c.opt); !slices.Equal(res.Notes, []string{c.note}) {
+			t.Errorf("%q %+v: notes %q, want %q", q, c.opt, res.Notes, c.note)
+		}
 	}
 }
 

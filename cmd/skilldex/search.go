@@ -77,7 +77,7 @@ I/O failure.`,
 			}
 			defer ix.Close()
 			for _, m := range index.ParseQuery(strings.Join(args, " ")).Mistyped {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s is no filter, so it is searched as words; did you mean %s?\n", m.Written, m.Meant)
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", m.Note())
 			}
 			res, err := ix.SearchWith(strings.Join(args, " "), index.SearchOptions{Limit: limit, Explain: explain, Facets: asJSON})
 			if err != nil {
