@@ -102,12 +102,14 @@ func notices(site *siteinfo.Info) []Notice {
 		return nil
 	}
 	what := "no base URL is set"
+	served := "; links start at the host's root (/assets/, /skills/), so the site works only served at the root of a host, not under a path such as a GitHub project site's /REPO/"
 	if site.Base.Path != "/" {
 		what = "the base URL " + site.Base.Path + " has no host"
+		served = ""
 	}
 	return []Notice{{
 		Setting: SettingBaseURL,
-		Message: what + ": sitemap.xml and canonical links are left out, and the feed, llms.txt and the JSON API link relative to the site",
+		Message: what + ": sitemap.xml and canonical links are left out, and the feed, llms.txt and the JSON API link relative to the site" + served,
 	}}
 }
 

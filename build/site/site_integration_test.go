@@ -283,8 +283,12 @@ func TestWithoutBaseURL(t *testing.T) {
 			}
 		}
 	}
-	if len(res.Notices) != 1 || res.Notices[0].Setting != build.SettingBaseURL || !strings.Contains(res.Notices[0].Message, "sitemap.xml") {
-		t.Errorf("notices %+v, want one about the base URL that names sitemap.xml", res.Notices)
+	if len(res.Notices) != 1 || res.Notices[0].Setting != build.SettingBaseURL || !strings.Contains(res.Notices[0].Message, "sitemap.xml") ||
+		!strings.Contains(res.Notices[0].Message, "works only served at the root of a host") {
+		t.Errorf("notices %+v, want one about the base URL that names sitemap.xml and where the site works", res.Notices)
+	}
+	if _, res := buildFrom(t, src, "/skills/"); len(res.Notices) != 1 || strings.Contains(res.Notices[0].Message, "root of a host") {
+		t.Errorf("a base URL of a path: notices %+v, want one that does not say the site needs a host's root", res.Notices)
 	}
 	if _, res := buildFrom(t, src, "https://acme.github.io/skills/"); len(res.Notices) != 0 {
 		t.Errorf("a build with a base URL has notices %+v", res.Notices)
