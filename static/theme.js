@@ -106,7 +106,7 @@
   // start folded on a narrow screen, where they would stand between the
   // reader and the skills; without JavaScript they stay open.
   function foldNarrow() {
-    if (!window.matchMedia || !matchMedia('(max-width: 48rem)').matches) return;
+    if (!window.matchMedia || !matchMedia('(max-width: 47.99rem)').matches) return;
     each(document.querySelectorAll('details[data-fold-narrow]'), function (d) { d.open = false; });
   }
 

@@ -273,3 +273,29 @@ func TestFiltersFoldOnAPhone(t *testing.T) {
 		}
 	}
 }
+
+// TestFiltersBesideTheSkills: at every width around the one where the
+// filters fold (48rem, 768 px), the first skill shows in the first
+// screen: beside the filters when they are open, below them folded.
+// At exactly 768 px the filters were shown whole above the skills, their
+// toggle hidden, the first skill 1,700 to 2,300 px down.
+func TestFiltersBesideTheSkills(t *testing.T) {
+	srv, b := demo(t)
+	tab := browsertest.NewTab(t, b, srv.Origin)
+	const height = 900
+	for _, width := range []int64{600, 767, 768, 769, 1024} {
+		check(t, tab, tab.Do(chromedp.EmulateViewport(width, height)))
+		for _, p := range []string{"", "search/?q=notes"} {
+			check(t, tab, tab.Visit(srv.Page(p)))
+			top, err := browsertest.Eval[float64](tab, `new Promise((resolve) => {
+				const first = () => document.querySelector('.sd-card, .search-result');
+				const wait = () => first() ? resolve(first().getBoundingClientRect().top) : setTimeout(wait, 20);
+				wait();
+			})`)
+			check(t, tab, err)
+			if top > height {
+				t.Errorf("at %d px, /%s: the first skill is %.0f px down, below the first screen", width, p, top)
+			}
+		}
+	}
+}
