@@ -343,8 +343,12 @@ func (r *renderer) writeTaxonomies(c *catalog.Catalog, out *output.Writer) error
 				key.int(len(term.Skills))
 				key.cards(cards)
 				key.pager(p)
+				title := term.Name + " · " + t.Title
+				if p.Number > 1 {
+					title = fmt.Sprintf("Page %d · %s", p.Number, title)
+				}
 				return r.writeListing(out, sitePath, "term.html", &page{
-					Title:       term.Name + " · " + t.Title,
+					Title:       title,
 					Description: fmt.Sprintf("%d skills with %s %s.", len(term.Skills), strings.ToLower(strings.TrimSuffix(t.Title, "s")), term.Name),
 					Section:     t.Kind,
 					Data: map[string]any{

@@ -518,6 +518,24 @@ func TestLargeCatalogPages(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "report/page/2/index.html")); err != nil {
 		t.Error("the report of 250 skills with findings has one page")
 	}
+	// Every page has a title of its own: the second page of a listing
+	// is not titled as the first.
+	titled := map[string]string{}
+	title := regexp.MustCompile(`<title>([^<]*)</title>`)
+	for name, data := range tree(t, out) {
+		if !strings.HasSuffix(name, ".html") || name == "404.html" {
+			continue
+		}
+		m := title.FindSubmatch(data)
+		if m == nil {
+			t.Errorf("%s has no title", name)
+			continue
+		}
+		if other, ok := titled[string(m[1])]; ok {
+			t.Errorf("%s and %s are both titled %q", other, name, m[1])
+		}
+		titled[string(m[1])] = name
+	}
 	checkSite(t, out, sitecheck.Options{BasePath: "/"})
 }
 
