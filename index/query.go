@@ -40,8 +40,13 @@ var filterFacets = map[string]string{
 // nearFilter returns the filter a name that is no filter's ("tags",
 // "Types", "categories") most likely means, or "".
 func nearFilter(name string) string {
+	// ASCII letters only: Go and JavaScript lower other letters
+	// differently (İ).
+	if name == "" || strings.ContainsFunc(name, func(r rune) bool { return (r < 'a' || r > 'z') && (r < 'A' || r > 'Z') }) {
+		return ""
+	}
 	name = strings.ToLower(name)
-	if name == "" || filterFacets[name] != "" || strings.ContainsFunc(name, func(r rune) bool { return r < 'a' || r > 'z' }) {
+	if filterFacets[name] != "" {
 		return ""
 	}
 	if singular, ok := strings.CutSuffix(name, "ies"); ok && filterFacets[singular+"y"] != "" {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,7 +75,8 @@ func TestCoreParsesQueriesAlike(t *testing.T) {
 		queries = append(queries, c.Query)
 	}
 	pieces := []string{`"`, "+", "-", ":", " ", "  ", "\t", "\u00a0", "\u0085", "\u3000", "\ufeff", "type", "tag", "Source", "plugin", "x", "kube",
-		"the", "want", "Café", "ＰＤＦ", "日本", "c++", "node.js", "deploying", "é", "\u0301", "İ", "𝐀", "1.5"}
+		"the", "want", "Café", "ＰＤＦ", "日本", "c++", "node.js", "deploying", "é", "\u0301", "İ", "𝐀", "1.5",
+		"tags:", "Types:", "categories:", "taag:", "licence:", "K"}
 	r := rand.New(rand.NewPCG(19, 19))
 	for range 2000 {
 		var b strings.Builder
@@ -102,19 +104,26 @@ process.stdout.write(JSON.stringify(out));`
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
 	}
-	bad := 0
+	bad, mistyped := 0, 0
 	for i, q := range queries {
 		var js Query
 		if err := json.Unmarshal([]byte(got[i]), &js); err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
+		var jsMistyped struct{ Mistyped []MistypedFilter }
+		json.Unmarshal([]byte(got[i]), &jsMistyped)
+		goQuery := ParseQuery(q)
 		a, _ := json.Marshal(js)
-		b, _ := json.Marshal(ParseQuery(q))
-		if string(a) != string(b) {
+		b, _ := json.Marshal(goQuery)
+		if string(a) != string(b) || !slices.Equal(jsMistyped.Mistyped, goQuery.Mistyped) {
 			if bad++; bad <= 10 {
-				t.Errorf("%q: JavaScript %s\nGo %s", q, a, b)
+				t.Errorf("%q: JavaScript %s, mistyped %q\nGo %s, mistyped %q", q, a, jsMistyped.Mistyped, b, goQuery.Mistyped)
 			}
 		}
+		mistyped += len(goQuery.Mistyped)
+	}
+	if mistyped < 50 {
+		t.Errorf("only %d mistyped filters among the queries: the comparison is not exercised", mistyped)
 	}
 	t.Logf("%d queries parsed alike but %d", len(queries), bad)
 }

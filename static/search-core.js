@@ -200,20 +200,43 @@ const FILTERS = {
   source: 'source', license: 'license', status: 'status', format: 'format', plugin: 'plugin',
 };
 
+// nearFilter returns the filter a name that is no filter's ("tags",
+// "Types", "categories") most likely means, or '' (index.nearFilter).
+function nearFilter(name) {
+  if (name === '' || /[^A-Za-z]/.test(name)) return '';
+  name = name.toLowerCase();
+  if (Object.hasOwn(FILTERS, name)) return '';
+  if (name.endsWith('ies') && Object.hasOwn(FILTERS, name.slice(0, -3) + 'y')) return name.slice(0, -3) + 'y';
+  let best = '';
+  let bestD = 3;
+  for (const [f, facet] of Object.entries(FILTERS)) {
+    if (name === facet) return f; // the facet's own name: tags, capabilities
+  }
+  for (const f of Object.keys(FILTERS)) {
+    const max = f.length >= 6 ? 2 : 1;
+    const d = editDistance([...name], [...f], max);
+    if (d <= max && (d < bestD || (d === bestD && f < best))) [best, bestD] = [f, d];
+  }
+  return best;
+}
+
 // SPACE is Go's unicode.IsSpace.
 const SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{Nd}]$/u;
 
 /**
  * parseQuery parses a query (index.ParseQuery): {clauses: [{words, phrase,
- * required, excluded, facet, value}]}, each word {raw, term, prefix, stop,
- * conversational}. conversational is the set of conversational words (the
- * manifest's model); without it none is.
+ * required, excluded, facet, value}], mistyped: [{written, meant}]}, each
+ * word {raw, term, prefix, stop, conversational}; mistyped are the words
+ * written as filters of a name near a filter's ("tags:audit", searched as
+ * words), with the filter they likely mean. conversational is the set of
+ * conversational words (the manifest's model); without it none is.
  */
 export function parseQuery(q, conversational) {
   q = q || '';
   const conv = conversational || new Set();
   const clauses = [];
+  const mistyped = [];
   const quoted = (i) => {
     const end = q.indexOf('"', i + 1);
     return end < 0 ? [q.slice(i + 1), q.length] : [q.slice(i + 1, end), end + 1];
@@ -226,6 +249,7 @@ export function parseQuery(q, conversational) {
       continue;
     }
     const c = {};
+    const start = i;
     if ((q[i] === '+' || q[i] === '-') && i + 1 < q.length && !SPACE.test(String.fromCodePoint(q.codePointAt(i + 1))) && q[i + 1] !== '+' && q[i + 1] !== '-') {
       if (q[i] === '+') c.required = true;
       else c.excluded = true;
@@ -257,6 +281,12 @@ export function parseQuery(q, conversational) {
         }
         continue;
       }
+      const meant = colon >= 0 ? nearFilter(tok.slice(0, colon)) : '';
+      if (meant) {
+        let written = q.slice(start, end);
+        if (tok.slice(colon + 1).startsWith('"')) written = q.slice(start, quoted(i + colon + 1)[1]);
+        mistyped.push({ written, meant: q.slice(start, i) + meant + written.slice(i - start + colon) });
+      }
       text = tok;
       i = end;
     }
@@ -281,7 +311,7 @@ export function parseQuery(q, conversational) {
   let count = 0;
   for (const c of clauses) if (c.words) count += c.words.length;
   for (const c of clauses) if (c.words) c.words = c.words.filter((w) => !w.stop || (w.prefix && count === 1));
-  return { clauses: clauses.filter((c) => c.facet || c.words.length > 0) };
+  return { clauses: clauses.filter((c) => c.facet || c.words.length > 0), mistyped };
 }
 
 /** editDistance is the optimal string alignment distance, or max+1 past max. */
@@ -610,7 +640,8 @@ export class Index {
    * the values of every facet), sort ("relevance" or "name"), full (count
    * every document of a term, not only the head; implied by filters,
    * required and excluded words, phrases and sorting by name). Returns
-   * {hits: [{doc, score}], total, approximate, terms, words}.
+   * {hits: [{doc, score}], total, approximate, terms, words, mistyped}
+   * (mistyped: parseQuery's).
    */
   async search(query, opts = {}) {
     const m = await this.init();
@@ -721,7 +752,7 @@ export class Index {
         hits.sort((a, b) => byName(a.doc, b.doc));
       }
     } else hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    return { hits, total: hits.length, approximate: approximate.value, terms: [...new Set(terms)], words: ws };
+    return { hits, total: hits.length, approximate: approximate.value, terms: [...new Set(terms)], words: ws, mistyped: pq.mistyped };
   }
 
   /** cards returns the result cards of docs, in order. */

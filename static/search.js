@@ -118,8 +118,11 @@ function start() {
       return;
     }
     const n = res.total;
-    status.textContent =
-      n === 0 ? 'No skill matches.' : (res.approximate ? 'About ' : '') + n + (n === 1 ? ' skill matches.' : ' skills match.');
+    const notes = [n === 0 ? 'No skill matches.' : (res.approximate ? 'About ' : '') + n + (n === 1 ? ' skill matches.' : ' skills match.')];
+    if (n === 0 && filters.length > 0) notes.push('The ticked filters leave some skills out: untick them to search every skill.');
+    // As skilldex search notes them (index.MistypedFilter.Note).
+    for (const m of res.mistyped || []) notes.push(m.written + ' is no filter, so it is searched as words; did you mean ' + m.meant + '?');
+    status.textContent = notes.join(' ');
     await showMore(my);
   }
 
@@ -253,7 +256,13 @@ function start() {
       run();
     });
   }
-  more.addEventListener('click', () => showMore(seq));
+  // The focus goes to the first result shown, which the button was above:
+  // a keyboard or screen reader stays where the reading goes on.
+  more.addEventListener('click', async () => {
+    const first = shown;
+    await showMore(seq);
+    if (shown > first) focusResult(first);
+  });
   document.addEventListener('keydown', (e) => {
     if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey) return;
     const t = e.target;

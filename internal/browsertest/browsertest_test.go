@@ -550,3 +550,42 @@ func TestSearchSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchStatusNotes: the search page's status says what skilldex
+// search notes: a word written as a filter of no filter's name, and,
+// when nothing matches with filters ticked, that they leave skills out.
+func TestSearchStatusNotes(t *testing.T) {
+	srv, b := demo(t)
+	tab := browsertest.NewTab(t, b, srv.Origin)
+	for page, want := range map[string]string{
+		"search/?q=tpye:cli":               "tpye:cli is no filter, so it is searched as words; did you mean type:cli?",
+		"search/?q=csv&source=workspace":   "No skill matches. The ticked filters leave some skills out: untick them to search every skill.",
+		"search/?q=csv+-Tags:%22a+b%22+zz": `-Tags:"a b" is no filter, so it is searched as words; did you mean -tag:"a b"?`,
+	} {
+		check(t, tab, tab.Visit(srv.Page(page)))
+		check(t, tab, tab.Wait(`/match/i.test(document.getElementById('search-status').textContent)`))
+		status, err := browsertest.Eval[string](tab, `document.getElementById('search-status').textContent`)
+		check(t, tab, err)
+		if !strings.Contains(status, want) {
+			t.Errorf("%s: status %q, want it to say %q", page, status, want)
+		}
+	}
+}
+
+// TestShowMoreFocus: "Show more" moves the focus to the first result it
+// added, below which the button then is, so that a keyboard or a screen
+// reader goes on reading there.
+func TestShowMoreFocus(t *testing.T) {
+	srv := corpus(t)
+	_, b := demo(t)
+	tab := browsertest.NewTab(t, b, srv.Origin)
+	check(t, tab, tab.Visit(srv.Page("search/?q=python")))
+	check(t, tab, tab.Wait(waitResults))
+	check(t, tab, tab.Do(chromedp.Click(chromedp.CSS(`.search-more`))))
+	check(t, tab, tab.Wait(`document.querySelectorAll('#search-results .search-result').length > 20`))
+	focused, err := browsertest.Eval[string](tab, `document.activeElement.closest('.search-result')?.id || document.activeElement.outerHTML.slice(0, 80)`)
+	check(t, tab, err)
+	if focused != "search-result-20" {
+		t.Errorf("after Show more the focus is on %s, want the 21st result, search-result-20", focused)
+	}
+}
