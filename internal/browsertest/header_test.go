@@ -299,3 +299,37 @@ func TestFiltersBesideTheSkills(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillPageJumpLinks: in one column, where the install box, the
+// contents and the details come after the instructions, the skill page's
+// header links to each; in two columns, where they stand beside the
+// instructions, it does not.
+func TestSkillPageJumpLinks(t *testing.T) {
+	srv, b := demo(t)
+	tab := browsertest.NewTab(t, b, srv.Origin)
+	type jump struct {
+		Shown   bool
+		Targets []string // the ids linked to that the page has
+		Links   int
+	}
+	for _, width := range []int64{390, 1280} {
+		check(t, tab, tab.Do(chromedp.EmulateViewport(width, 800)))
+		check(t, tab, tab.Visit(srv.Page("skills/release-notes/")))
+		j, err := browsertest.Eval[jump](tab, `(() => {
+			const nav = document.querySelector('.sd-jump');
+			const links = nav ? [...nav.querySelectorAll('a')] : [];
+			return {
+				shown: !!nav && getComputedStyle(nav).display !== 'none',
+				targets: links.map((a) => a.hash.slice(1)).filter((id) => document.getElementById(id)),
+				links: links.length,
+			};
+		})()`)
+		check(t, tab, err)
+		if width < 600 && (!j.Shown || strings.Join(j.Targets, " ") != "sd-install sd-toc sd-details" || j.Links != 3) {
+			t.Errorf("at %d px: %+v; want links shown to the install box, the contents and the details", width, j)
+		}
+		if width >= 1280 && j.Shown {
+			t.Errorf("at %d px the jump links show beside the aside they lead to", width)
+		}
+	}
+}
