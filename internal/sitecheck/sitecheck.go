@@ -129,6 +129,9 @@ func inspect(file string, data []byte) (*pageInfo, []Problem) {
 	}
 	z := html.NewTokenizer(bytes.NewReader(data))
 	var stack []string
+	// Headings go down one level at a time (h1, h2, h3), but in the
+	// skills' own Markdown (.sd-body), whose levels are their authors'.
+	lastHeading, bodyAt := 0, -1
 	sawCSP, sawDoctype := false, false
 	inScript := false
 	for {
@@ -168,6 +171,16 @@ func inspect(file string, data []byte) (*pageInfo, []Problem) {
 				if key == "href" || key == "src" || key == "action" || key == "srcset" || key == "poster" || key == "formaction" {
 					info.links = append(info.links, link{name + "@" + key, a.Val})
 				}
+			}
+			if bodyAt < 0 && slices.Contains(strings.Fields(attrs["class"]), "sd-body") {
+				bodyAt = len(stack)
+			}
+			if len(name) == 2 && name[0] == 'h' && name[1] >= '1' && name[1] <= '6' && bodyAt < 0 {
+				level := int(name[1] - '0')
+				if level > lastHeading+1 {
+					bad("<%s> follows <h%d>: a heading level is skipped", name, lastHeading)
+				}
+				lastHeading = level
 			}
 			switch atom.Lookup([]byte(name)) {
 			case atom.Script:
@@ -210,6 +223,9 @@ func inspect(file string, data []byte) (*pageInfo, []Problem) {
 				}
 			}
 			stack = stack[:i]
+			if bodyAt >= 0 && len(stack) <= bodyAt {
+				bodyAt = -1
+			}
 		}
 	}
 	if err := z.Err(); err != nil && err.Error() != "EOF" {
