@@ -52,7 +52,7 @@ func TestRender(t *testing.T) {
 			[]string{`<table tabindex="0">`, `<th align="left">a</th>`, `<td align="center">2</td>`, `<td align="right">3</td>`}, []string{"style="}},
 		{"strikethrough", "~~gone~~\n", []string{"<del>gone</del>"}, nil},
 		{"task list", "- [x] done\n- [ ] todo\n",
-			[]string{`<input checked="" disabled="" type="checkbox"> done`, `<input disabled="" type="checkbox"> todo`}, nil},
+			[]string{`<input checked="" disabled="" type="checkbox" aria-label="done"> done`, `<input disabled="" type="checkbox" aria-label="to do"> todo`}, nil},
 		{"autolink www", "see www.example.com now\n",
 			[]string{`<a href="http://www.example.com" rel="nofollow noopener noreferrer">www.example.com</a>`}, nil},
 		{"autolink url", "see https://example.com/a?b=1&c=2.\n",

@@ -27,6 +27,7 @@ func (nodeRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(kindCode, renderCode)
 	reg.Register(east.KindTable, renderTable)
 	reg.Register(east.KindTableCell, renderTableCell)
+	reg.Register(east.KindTaskCheckBox, renderTaskCheckBox)
 	// The transform replaces these; should one remain, it shows as its
 	// text (or, for code, plain; a heading has no id), never with a URL
 	// nobody checked.
@@ -277,4 +278,19 @@ func renderFencedPlain(w util.BufWriter, source []byte, node ast.Node, entering 
 		_, _ = w.WriteString("</code></pre>\n")
 	}
 	return ast.WalkSkipChildren, nil
+}
+
+// renderTaskCheckBox writes a task list item's box as goldmark does, with
+// a name, which a form control needs for a screen reader to say what it
+// is: "done" or "to do", as the box is ticked or not.
+func renderTaskCheckBox(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	if node.(*east.TaskCheckBox).IsChecked {
+		w.WriteString(`<input checked="" disabled="" type="checkbox" aria-label="done"> `)
+	} else {
+		w.WriteString(`<input disabled="" type="checkbox" aria-label="to do"> `)
+	}
+	return ast.WalkContinue, nil
 }
