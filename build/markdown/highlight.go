@@ -3,6 +3,10 @@ package markdown
 import (
 	"bytes"
 	"crypto/sha256"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -257,10 +261,21 @@ const (
 	darkStyle  = "github-dark"
 )
 
+// codeBackgrounds are, for each theme, the backgrounds its colours are
+// read on: the style's own, and static/style.css's --code (inline code,
+// and pre before the highlighting's rules apply).
+var codeBackgrounds = map[string][]string{
+	lightStyle: {"#f7f7f7", "#f3f4f6"},
+	darkStyle:  {"#0d1117", "#1c222b"},
+}
+
+// minContrast is WCAG 2.2 AA's contrast for text (1.4.3).
+const minContrast = 4.5
+
 var css = sync.OnceValue(func() []byte {
 	var b bytes.Buffer
 	b.WriteString("/* Code highlighting: chroma's " + lightStyle + " and " + darkStyle + " styles, made by build/markdown. */\n")
-	light, dark := themeRules(lightStyle), themeRules(darkStyle)
+	light, dark := legible(themeRules(lightStyle), codeBackgrounds[lightStyle], false), legible(themeRules(darkStyle), codeBackgrounds[darkStyle], true)
 	// Each theme applies only where the other does not, so that a token
 	// styled by one theme and not the other (bold in one, say) does not
 	// keep the first theme's look in the second.
@@ -319,4 +334,75 @@ func writeScoped(b *bytes.Buffer, media, scope string, rules []rule) {
 	if media != "" {
 		b.WriteString("}\n")
 	}
+}
+
+// foreground is a rule's text colour: "color: #rrggbb" at the start of the
+// declarations or after a "; ".
+var foreground = regexp.MustCompile(`(^|; )color: #([0-9a-fA-F]{6})\b`)
+
+// legible returns rules with every text colour that has less than
+// minContrast against one of backgrounds made darker (or, for a dark
+// theme, lighter) until it has it; chroma's github style has a grey or two
+// meant for white. Rules with a background of their own keep their
+// colours.
+func legible(rules []rule, backgrounds []string, dark bool) []rule {
+	out := make([]rule, len(rules))
+	for i, r := range rules {
+		out[i] = r
+		if strings.Contains(r.decls, "background") {
+			continue
+		}
+		out[i].decls = foreground.ReplaceAllStringFunc(r.decls, func(m string) string {
+			sub := foreground.FindStringSubmatch(m)
+			c := parseHex(sub[2])
+			for step := 0; step < 100 && worstContrast(c, backgrounds) < minContrast; step++ {
+				for k := range c {
+					if dark {
+						c[k] += (1 - c[k]) * 0.05
+					} else {
+						c[k] *= 0.95
+					}
+				}
+			}
+			return sub[1] + "color: " + hexOf(c)
+		})
+	}
+	return out
+}
+
+// worstContrast is c's lowest WCAG contrast ratio against backgrounds.
+func worstContrast(c [3]float64, backgrounds []string) float64 {
+	worst := math.Inf(1)
+	for _, bg := range backgrounds {
+		a, b := luminance(c), luminance(parseHex(strings.TrimPrefix(bg, "#")))
+		worst = min(worst, (max(a, b)+0.05)/(min(a, b)+0.05))
+	}
+	return worst
+}
+
+// luminance is WCAG's relative luminance of an sRGB colour of channels 0
+// to 1.
+func luminance(c [3]float64) float64 {
+	var l [3]float64
+	for k, v := range c {
+		if v <= 0.04045 {
+			l[k] = v / 12.92
+		} else {
+			l[k] = math.Pow((v+0.055)/1.055, 2.4)
+		}
+	}
+	return 0.2126*l[0] + 0.7152*l[1] + 0.0722*l[2]
+}
+
+func parseHex(h string) [3]float64 {
+	var c [3]float64
+	for k := range c {
+		v, _ := strconv.ParseUint(h[2*k:2*k+2], 16, 8)
+		c[k] = float64(v) / 255
+	}
+	return c
+}
+
+func hexOf(c [3]float64) string {
+	return fmt.Sprintf("#%02x%02x%02x", int(math.Round(c[0]*255)), int(math.Round(c[1]*255)), int(math.Round(c[2]*255)))
 }

@@ -1,6 +1,9 @@
 package markdown
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +27,37 @@ func TestLexerThatNeverEnds(t *testing.T) {
 			}
 		case <-time.After(time.Minute):
 			t.Fatalf("%s: Render does not end", lang)
+		}
+	}
+}
+
+// TestHighlightContrast: every token colour of the highlighting has
+// WCAG AA's contrast (4.5:1) against the code backgrounds of its theme;
+// chroma's github style painted Python's self #6a737d, 4.38:1 on the
+// site's code background. The backgrounds are those the site uses.
+func TestHighlightContrast(t *testing.T) {
+	style, err := os.ReadFile(filepath.Join("..", "..", "static", "style.css"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, theme := range []string{lightStyle, darkStyle} {
+		if site := codeBackgrounds[theme][1]; !bytes.Contains(style, []byte("--code: "+site+";")) {
+			t.Errorf("static/style.css has no --code: %s; codeBackgrounds is out of date", site)
+		}
+		n := 0
+		for _, r := range legible(themeRules(theme), codeBackgrounds[theme], theme == darkStyle) {
+			if strings.Contains(r.decls, "background") {
+				continue
+			}
+			for _, m := range foreground.FindAllStringSubmatch(r.decls, -1) {
+				n++
+				if c := worstContrast(parseHex(m[2]), codeBackgrounds[theme]); c < minContrast {
+					t.Errorf("%s %s { %s }: contrast %.2f", theme, r.selector, r.decls, c)
+				}
+			}
+		}
+		if n < 20 {
+			t.Errorf("%s: only %d colours checked", theme, n)
 		}
 	}
 }
