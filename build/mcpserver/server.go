@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,7 +60,14 @@ type QueryInput struct {
 // SkillInput is get_skill's input.
 type SkillInput struct {
 	Name string `json:"name" jsonschema:"the skill's name, as search_skills gives it"`
+	// Offset goes on reading a skill longer than one answer.
+	Offset int `json:"offset,omitempty" jsonschema:"where to go on reading a long skill: the offset the previous answer ends with (default 0, the start)"`
 }
+
+// MaxSkillText bounds the Markdown of one get_skill answer, in bytes, so
+// that an answer stays within what agents take from a tool (Claude Code:
+// 25,000 tokens by default); a longer skill is read in parts.
+const MaxSkillText = 60_000
 
 // readOnly annotates every tool: each reads the site, and the same call
 // gives the same answer while the site stays as it is.
@@ -124,7 +132,11 @@ func New(site *siteread.Site, version string) *mcp.Server {
 		if err != nil {
 			return nil, nil, err
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: skillText(sk)}}}, nil, nil
+		text, err := skillText(sk, in.Offset)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, nil, nil
 	})
 	s.AddResourceTemplate(&mcp.ResourceTemplate{
 		Name:        "skill",
@@ -167,15 +179,36 @@ func New(site *siteread.Site, version string) *mcp.Server {
 }
 
 // skillText is get_skill's answer: the Markdown, then the files.
-func skillText(sk *siteread.Skill) string {
+func skillText(sk *siteread.Skill, offset int) (string, error) {
+	md := sk.Markdown
+	if offset < 0 || offset > len(md) || (offset > 0 && (offset == len(md) || !utf8.RuneStart(md[offset]))) {
+		return "", fmt.Errorf("offset is %d, and the skill's Markdown has %d bytes; give an offset a previous answer ended with, or none", offset, len(md))
+	}
+	part := md[offset:]
+	if len(part) > MaxSkillText {
+		cut := strings.LastIndexByte(part[:MaxSkillText], '\n') + 1
+		if cut < MaxSkillText/2 { // a long line: cut it, between characters
+			for cut = MaxSkillText; cut > 0 && !utf8.RuneStart(part[cut]); cut-- {
+			}
+		}
+		next := offset + cut
+		data, _ := json.Marshal(SkillInput{Name: sk.Name, Offset: next})
+		return fmt.Sprintf("%s\n---\n\nThis is bytes %d to %d of the %d of %s (page: %s). Read on with get_skill %s; "+
+			"query_skill answers questions about the skill without reading it whole. The skill's files are listed after its last part.\n",
+			part[:cut], offset, next, len(md), sk.MarkdownURL, sk.Page, data), nil
+	}
 	var b strings.Builder
-	b.WriteString(sk.Markdown)
-	if !strings.HasSuffix(sk.Markdown, "\n") {
+	b.WriteString(part)
+	if !strings.HasSuffix(part, "\n") {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "\n---\n\nThis is %s (page: %s).\n", sk.MarkdownURL, sk.Page)
+	if offset > 0 {
+		fmt.Fprintf(&b, "\n---\n\nThis is bytes %d to %d, the last, of %s (page: %s).\n", offset, len(md), sk.MarkdownURL, sk.Page)
+	} else {
+		fmt.Fprintf(&b, "\n---\n\nThis is %s (page: %s).\n", sk.MarkdownURL, sk.Page)
+	}
 	if len(sk.Files) == 0 {
-		return b.String()
+		return b.String(), nil
 	}
 	b.WriteString("\nFiles of the skill:\n\n")
 	for _, f := range sk.Files {
@@ -189,7 +222,7 @@ func skillText(sk *siteread.Skill) string {
 		}
 		b.WriteByte('\n')
 	}
-	return b.String()
+	return b.String(), nil
 }
 
 func ptr[T any](v T) *T { return &v }
