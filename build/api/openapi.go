@@ -42,7 +42,7 @@ func openAPI(site *siteinfo.Info, plugins bool) obj {
 		"/api/v1/skills/{name}/{file}": get("queryPath", "The answer to the UASP query NAME:PATH (uasp.md 6.3), as `skilldex query` prints it. "+
 			"A site built with api.paths: all has a file for every path made of keys down to the leaves (a key holding dots is one segment; lists are answered whole, their items reached with filters); "+
 			"with api.paths: sections, for each top-level section. paths.json lists the paths that have one. "+
-			"A path without a file is answered from the longest path paths.json lists that is a prefix of it (whole segments), else from /api/v1/skills/{name}.json (its document): "+
+			"A path without a file is answered from the longest path paths.json lists that is a prefix of it (whole segments), else from the document, the value of \"document\" in /api/v1/skills/{name}.json: "+
 			"look the rest of the path up in that value as the query engine does (keys holding dots are keys; list entries are found by name or id, else by index). "+
 			"Filters are not static: apply them to the unfiltered answer, or run `skilldex query --site` or `skilldex mcp`, which follow this rule.",
 			[]obj{name, {"name": "file", "in": "path", "required": true, "schema": obj{"type": "string"},
