@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -105,8 +107,8 @@ func TestMCPAnswersPipedRequests(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_skills","arguments":{"query":"csv"}}}`,
-		// Pretty-printed, and the input's last bytes, with no line break.
-		"{\n  \"jsonrpc\": \"2.0\",\n  \"id\": \"four\",\n  \"method\": \"tools/call\",\n  \"params\": {\"name\": \"query_skill\", \"arguments\": {\"query\": \"csv-profiler:meta.type\"}}\n}",
+		// The input's last bytes, with no line break.
+		`{"jsonrpc": "2.0", "id": "four", "method": "tools/call", "params": {"name": "query_skill", "arguments": {"query": "csv-profiler:meta.type"}}}`,
 	}, "\n")
 	for range 5 {
 		var stdout, stderr bytes.Buffer
@@ -133,7 +135,8 @@ func TestMCPAnswersPipedRequests(t *testing.T) {
 
 // TestMCPAnswersBadInput: input that is no JSON-RPC message is answered
 // with an error, and the session goes on; the SDK's transport ended it at
-// the first such line, and skilldex mcp exited with status 2.
+// the first such line, and skilldex mcp exited with status 2. A batch is
+// answered message by message, also where the protocol has none.
 func TestMCPAnswersBadInput(t *testing.T) {
 	site := demoSite(t)
 	input := strings.Join([]string{
@@ -145,24 +148,36 @@ func TestMCPAnswersBadInput(t *testing.T) {
 		`42`,
 		`"jsonrpc":"1.0"`,
 		`{"jsonrpc":"1.0","id":9,"method":"ping"}`,
-		`[{"jsonrpc":"2.0","id":10,"method":"ping"}]`,
+		`[{"jsonrpc":"2.0","id":10,"method":"ping"}, {"id":11,"method":"ping"}, [{"jsonrpc":"2.0","id":12,"method":"ping"}]]`,
+		`[{"jsonrpc":"2.0","id":13,"method":"ping"}, {"jsonrpc":"2.0","id":13,"method":"ping"}]`,
 		`{"jsonrpc":"2.0","id":3,"method":"ping"}{"jsonrpc":"2.0","id":4,"method":"ping"}`,
+		// Pretty-printed: MCP's stdio has a message a line.
+		`{"jsonrpc":"2.0","id":14,`,
+		`"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":6,"method":"ping"}`,
+		`{"jsonrpc":"2.0","ID":15,"method":"ping"}`,
 		`{"jsonrpc":"2.0","id":5,"method":`,
 	}, "\n")
 	want := map[string]string{ // id: "result", or the error code
-		"1": "result", "2": "result", "3": "result", "4": "result", "9": "-32600",
+		"1": "result", "2": "result", "3": "result", "4": "result", "6": "result", "9": "-32600",
+		"10": "result", "11": "-32600", "13": "result",
 	}
-	// Errors without an id: bad JSON (twice: "jsonrpc" is a string, then
-	// ':' is no JSON), the input ending inside a message; [], 42, the
-	// string, the batch (the 2025-06-18 protocol has none).
-	wantErrors := map[int64]int{-32700: 3, -32600: 4}
+	// Errors without an id: bad JSON three times ({not json, and the
+	// ':' after the strings "jsonrpc" and "method"), two lines ending
+	// inside a message; [], 42, the strings "jsonrpc" and "method", the
+	// batch inside a batch.
+	wantErrors := map[int64]int{-32700: 5, -32600: 5}
 	for name, in := range map[string]func() io.Reader{
 		"at once":       func() io.Reader { return strings.NewReader(input) },
 		"byte for byte": func() io.Reader { return iotest.OneByteReader(strings.NewReader(input)) },
 	} {
 		var stdout, stderr bytes.Buffer
+		start := time.Now()
 		if code := run(context.Background(), []string{"mcp", "--site", site}, in(), &stdout, &stderr); code != 0 {
 			t.Fatalf("%s: exit %d: %s", name, code, stderr.String())
+		}
+		if d := time.Since(start); d > answerWait/2 {
+			t.Errorf("%s: the server took %v to end: it waited for an answer that does not come", name, d)
 		}
 		got := map[string]string{}
 		errs := map[int64]int{}
@@ -201,28 +216,84 @@ func TestMCPAnswersBadInput(t *testing.T) {
 	}
 }
 
-// TestCountMessages: messages are counted however they are spread over
-// reads and lines, in batches too.
-func TestCountMessages(t *testing.T) {
-	var in jsonValues
-	requests := 0
+// TestResponseIDs: the server's answers are found however they are
+// spread over writes and lines, in batches too; requests are not answers,
+// and an id is one however its number is written.
+func TestResponseIDs(t *testing.T) {
+	var out jsonValues
+	var ids []string
 	for _, chunk := range []string{
-		`{"id":1,"method":"a"}` + "\n" + `{"id":2,"me`,
-		`thod":"b", "params": {"text": "a } and a \" and ]"}}`,
-		"\n{\n  \"id\": 3,\n  \"method\": \"pretty\"\n}",
-		`{"method":"n"}{"id":4,"result":{}}{"id":null,"method":"x"}`,
-		`[{"id":5,"method":"a"},{"id":6,"method":"b"},{"method":"n"}]`,
+		`{"id":1,"result":{}}` + "\n" + `{"id":2,"res`,
+		`ult":{"text": "a } and a \" and ]"}}`,
+		"\n{\n  \"id\": \"3\",\n  \"error\": {}\n}",
+		`{"method":"n"}{"id":4,"method":"a"}{"id":null,"result":{}}`,
+		`[{"id":5.0,"result":1},{"id":6e0,"error":{}},{"method":"n"}]`,
 		`{"id":7,`,
 	} {
-		in.feed([]byte(chunk), func(v []byte) { requests += countMessages(v, true) })
+		out.feed([]byte(chunk), func(v []byte) {
+			for _, id := range responseIDs(v) {
+				ids = append(ids, idKey(id))
+			}
+		})
 	}
-	if requests != 5 || string(in.buf) != `{"id":7,` {
-		t.Errorf("requests %d, partial %q; want 5 and {\"id\":7,", requests, in.buf)
+	if got := strings.Join(ids, " "); got != "n1 n2 s3 n5 n6" || string(out.buf) != `{"id":7,` {
+		t.Errorf("ids %s, partial %q; want n1 n2 s3 n5 n6 and {\"id\":7,", got, out.buf)
 	}
-	var out jsonValues
-	responses := 0
-	out.feed([]byte(`{"id":3,"result":{}}`+"\n"+`{"id":1,"method":"a"}`+`[{"id":5,"result":1},{"id":6,"error":{}}]`), func(v []byte) { responses += countMessages(v, false) })
-	if responses != 3 {
-		t.Errorf("responses %d, want 3", responses)
+}
+
+// TestMCPAnswersEachLine: a message is answered once its line has come,
+// without waiting for more input, also after a line that ended inside a
+// message (which swallowed the next message when a message could span
+// lines), and after a line too long for the SDK, which ended the session.
+func TestMCPAnswersEachLine(t *testing.T) {
+	site := demoSite(t)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan int)
+	go func() {
+		done <- run(context.Background(), []string{"mcp", "--site", site}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	// Answers are read as they come, as a client does: a pipe holds
+	// none.
+	answers := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			answers <- sc.Text()
+		}
+		close(answers)
+	}()
+	send := func(line string) {
+		t.Helper()
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect := func(want string) {
+		t.Helper()
+		select {
+		case line := <-answers:
+			if !strings.Contains(line, want) {
+				t.Fatalf("answer %.200s, want one holding %s", line, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no answer holding %s within 10 s", want)
+		}
+	}
+	send(initializeLine)
+	expect(`"id":1,"result"`)
+	send(`{"jsonrpc":"2.0","id":2,"method":"ping","params":`)
+	expect(`"code":-32700`)
+	send(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	expect(`"id":3,"result"`)
+	send(`{"jsonrpc":"2.0","id":4,"method":"ping","params":{"x":"` + strings.Repeat("x", maxMessage) + `"}}`)
+	expect(`"code":-32600`)
+	send(`{"jsonrpc":"2.0","id":5,"method":"ping"}`)
+	expect(`"id":5,"result"`)
+	inW.Close()
+	if code := <-done; code != 0 {
+		t.Errorf("exit %d", code)
 	}
 }

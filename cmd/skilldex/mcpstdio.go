@@ -3,13 +3,14 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"io"
-	"strings"
+	"strconv"
 	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // answerWait bounds how long the end of mcp's input is held back for the
@@ -17,14 +18,17 @@ import (
 const answerWait = 30 * time.Second
 
 // stdio is the mcp command's standard input and output, between the
-// client and the SDK's transport, for two things the transport does not
-// do:
+// client and the SDK's transport, for what the transport does not do:
 //
-//   - It ends the session at the first input that is not a JSON-RPC
-//     message (a line of bad JSON, a number, an empty batch, a batch where
-//     the protocol has none). stdio answers those itself, with JSON-RPC's
-//     parse error or invalid request, skips the rest of the line, and
-//     passes the SDK only messages it reads.
+//   - The transport ends the session at the first input it cannot take: a
+//     line of bad JSON, a number, an empty batch, a batch where the
+//     protocol has none or with an id twice, a line over its length limit.
+//     stdio reads the input as MCP's stdio transport defines it, one
+//     message a line, and passes the SDK only messages jsonrpc.DecodeMessage
+//     reads, one a line, the elements of a batch each on its own (so the
+//     SDK answers them one by one, which JSON-RPC's clients match by id).
+//     The rest it answers itself, with JSON-RPC's parse error or invalid
+//     request.
 //   - A client that writes its requests and then closes its end of the
 //     pipe (printf ... | skilldex mcp) should get every answer, but the
 //     SDK cancels the requests in flight when its reader ends. The end of
@@ -38,39 +42,47 @@ type stdio struct {
 
 	// Read's state: Read is called by one goroutine at a time.
 	chunk    []byte // what the last read of r returned
-	pending  []byte // input not yet taken apart into messages
-	skipping bool   // after bad input: drop input up to the next line end
+	line     []byte // the line being read
+	skipping bool   // the line is longer than maxMessage: dropped to its end
 	ready    []byte // messages checked, one a line, for the SDK to read
 	eof      bool   // r ended; once ready is read, Read waits, then says so
+	readErr  error  // r failed; said once ready is read
 
-	mu       sync.Mutex
-	requests int           // requests passed on: messages with an id and a method
-	answers  int           // responses written: messages with an id and no method
-	changed  chan struct{} // closed, and replaced, when answers changes
-	protocol string        // the protocol version of the session
-	out      jsonValues    // the messages written, split
+	mu         sync.Mutex
+	unanswered map[string]bool // ids (idKey) of the requests passed on and not answered
+	changed    chan struct{}   // closed, and replaced, when unanswered shrinks
+	out        jsonValues      // the messages written, split
 }
 
+// maxMessage is the longest line passed on: the SDK ends the session at a
+// longer one.
+const maxMessage = mcp.DefaultMaxLineLength - 1
+
 func newStdio(in io.Reader, out io.Writer) *stdio {
-	return &stdio{r: in, w: out, changed: make(chan struct{}), chunk: make([]byte, 32<<10)}
+	return &stdio{r: in, w: out, unanswered: map[string]bool{}, changed: make(chan struct{}), chunk: make([]byte, 32<<10)}
 }
 
 func (s *stdio) Read(p []byte) (int, error) {
 	for len(s.ready) == 0 {
-		if s.eof {
+		switch {
+		case s.readErr != nil:
+			return 0, s.readErr
+		case s.eof:
 			s.waitForAnswers()
 			return 0, io.EOF
 		}
 		n, err := s.r.Read(s.chunk)
-		s.pending = append(s.pending, s.chunk[:n]...)
+		if werr := s.feed(s.chunk[:n]); werr != nil {
+			return 0, werr
+		}
 		switch {
 		case err == io.EOF:
 			s.eof = true
+			if werr := s.endLine(); werr != nil { // a last line without its line break
+				return 0, werr
+			}
 		case err != nil:
-			return 0, err
-		}
-		if werr := s.split(); werr != nil {
-			return 0, werr
+			s.readErr = err
 		}
 	}
 	n := copy(p, s.ready)
@@ -78,56 +90,68 @@ func (s *stdio) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// split takes the complete messages out of pending: the JSON-RPC ones go
-// to ready, the others are answered with an error. At the end of the
-// input, what is left is incomplete, and answered so.
-func (s *stdio) split() error {
+// feed takes data into the line being read, and each line it ends.
+func (s *stdio) feed(data []byte) error {
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			return s.extend(data)
+		}
+		if err := s.extend(data[:i]); err != nil {
+			return err
+		}
+		if err := s.endLine(); err != nil {
+			return err
+		}
+		data = data[i+1:]
+	}
+	return nil
+}
+
+// extend adds b to the line being read, unless that makes it too long.
+func (s *stdio) extend(b []byte) error {
+	if s.skipping {
+		return nil
+	}
+	if len(s.line)+len(b) > maxMessage {
+		s.line, s.skipping = s.line[:0], true
+		return s.answer(nil, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: a message of more than %d bytes", maxMessage))
+	}
+	s.line = append(s.line, b...)
+	return nil
+}
+
+// endLine takes the messages of the line read: the JSON-RPC ones go to
+// ready, the others are answered with an error.
+func (s *stdio) endLine() error {
+	line := bytes.TrimSpace(s.line)
+	s.line = s.line[:0]
+	if s.skipping {
+		s.skipping = false
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
 	for {
-		if s.skipping {
-			i := bytes.IndexByte(s.pending, '\n')
-			if i < 0 {
-				s.pending = s.pending[:0]
-				return nil
-			}
-			s.pending, s.skipping = s.pending[i+1:], false
-		}
-		s.pending = bytes.TrimLeft(s.pending, " \t\r\n")
-		if len(s.pending) == 0 {
-			s.pending = s.pending[:0]
-			return nil
-		}
-		dec := json.NewDecoder(bytes.NewReader(s.pending))
 		var value json.RawMessage
 		err := dec.Decode(&value)
-		var syntax *json.SyntaxError
 		switch {
-		case err == nil && !s.eof && int(dec.InputOffset()) == len(s.pending) && strings.IndexByte(`{["`, value[0]) < 0:
-			return nil // a number may go on in the next read
-		case err == nil:
-			s.pending = s.pending[dec.InputOffset():]
-			if err := s.take(value); err != nil {
-				return err
-			}
-		case errors.As(err, &syntax):
-			s.skipping = true
-			if err := s.answer(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()+"; each line should be one JSON-RPC message"); err != nil {
-				return err
-			}
-		case s.eof: // io.ErrUnexpectedEOF: the input ended inside a message
-			s.pending = s.pending[:0]
-			return s.answer(nil, jsonrpc.CodeParseError, "parse error: the input ended inside a message")
-		default:
-			return nil // the rest of the message is still to come
+		case err == io.EOF:
+			return nil
+		case err == io.ErrUnexpectedEOF:
+			return s.answer(nil, jsonrpc.CodeParseError, "parse error: the line ends inside a message; MCP's stdio takes one whole message a line")
+		case err != nil:
+			return s.answer(nil, jsonrpc.CodeParseError, "parse error: "+err.Error()+"; MCP's stdio takes one JSON-RPC message a line")
+		}
+		if err := s.take(value, false); err != nil {
+			return err
 		}
 	}
 }
 
-// take passes value on to the SDK when it is a JSON-RPC message, or a
-// batch of them where the session's protocol has batches, and answers it
-// with an invalid request error otherwise.
-func (s *stdio) take(value json.RawMessage) error {
-	var problem string
-	var id json.RawMessage
+// take passes value on to the SDK when it is a JSON-RPC message, and each
+// message of a batch, and answers anything else with an invalid request
+// error.
+func (s *stdio) take(value json.RawMessage, inBatch bool) error {
 	switch value[0] {
 	case '{':
 		msg, err := jsonrpc.DecodeMessage(value)
@@ -136,49 +160,36 @@ func (s *stdio) take(value json.RawMessage) error {
 				ID json.RawMessage `json:"id"`
 			}
 			json.Unmarshal(value, &m)
-			id, problem = m.ID, err.Error()
-			break
+			return s.answer(m.ID, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 		}
-		if r, ok := msg.(*jsonrpc.Request); ok && r.Method == "initialize" {
-			// The version the client asks for until the answer says
-			// which one the server agreed to: messages that follow may
-			// be read before that is written.
-			var params struct {
-				ProtocolVersion string `json:"protocolVersion"`
+		if r, ok := msg.(*jsonrpc.Request); ok && r.ID.IsValid() {
+			var m struct {
+				ID json.RawMessage `json:"id"`
 			}
-			json.Unmarshal(r.Params, &params)
+			json.Unmarshal(value, &m)
 			s.mu.Lock()
-			s.protocol = params.ProtocolVersion
+			s.unanswered[idKey(m.ID)] = true
 			s.mu.Unlock()
 		}
+		s.ready = append(append(s.ready, value...), '\n')
+		return nil
 	case '[':
 		var batch []json.RawMessage
 		json.Unmarshal(value, &batch)
-		s.mu.Lock()
-		protocol := s.protocol
-		s.mu.Unlock()
 		switch {
+		case inBatch:
+			return s.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: a batch inside a batch")
 		case len(batch) == 0:
-			problem = "an empty batch"
-		case protocol >= "2025-06-18":
-			problem = "a batch, which MCP " + protocol + " has not; send the messages one a line"
+			return s.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: an empty batch")
 		}
 		for _, m := range batch {
-			if _, err := jsonrpc.DecodeMessage(m); err != nil && problem == "" {
-				problem = "a batch holding " + err.Error()
+			if err := s.take(m, true); err != nil {
+				return err
 			}
 		}
-	default:
-		problem = "not a JSON-RPC message, which is an object"
+		return nil
 	}
-	if problem != "" {
-		return s.answer(id, jsonrpc.CodeInvalidRequest, "invalid request: "+problem)
-	}
-	s.mu.Lock()
-	s.requests += countMessages(value, true)
-	s.mu.Unlock()
-	s.ready = append(append(s.ready, value...), '\n')
-	return nil
+	return s.answer(nil, jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC message, which is an object")
 }
 
 // answer writes a JSON-RPC error response of its own to the client; id is
@@ -187,17 +198,15 @@ func (s *stdio) answer(id json.RawMessage, code int64, message string) error {
 	if len(id) == 0 || !(id[0] == '"' || id[0] == '-' || (id[0] >= '0' && id[0] <= '9')) {
 		id = json.RawMessage("null")
 	}
+	type errorObject struct {
+		Code    int64  `json:"code"`
+		Message string `json:"message"`
+	}
 	msg, err := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
-		Error   struct {
-			Code    int64  `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}{JSONRPC: "2.0", ID: id, Error: struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	}{code, message}})
+		Error   errorObject     `json:"error"`
+	}{"2.0", id, errorObject{code, message}})
 	if err != nil {
 		return err
 	}
@@ -212,33 +221,18 @@ func (s *stdio) Write(p []byte) (int, error) {
 	n, err := s.w.Write(p)
 	s.writing.Unlock()
 	s.mu.Lock()
-	answers := s.answers
+	before := len(s.unanswered)
 	s.out.feed(p[:n], func(v []byte) {
-		s.answers += countMessages(v, false)
-		if p := agreedProtocol(v); p != "" {
-			s.protocol = p
+		for _, id := range responseIDs(v) {
+			delete(s.unanswered, idKey(id))
 		}
 	})
-	if s.answers != answers {
+	if len(s.unanswered) != before {
 		close(s.changed)
 		s.changed = make(chan struct{})
 	}
 	s.mu.Unlock()
 	return n, err
-}
-
-// agreedProtocol is the protocol version in the answer to initialize, or
-// "" when response is another message.
-func agreedProtocol(response []byte) string {
-	var m struct {
-		Result struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		} `json:"result"`
-	}
-	if !bytes.Contains(response, []byte(`"protocolVersion"`)) || json.Unmarshal(response, &m) != nil {
-		return ""
-	}
-	return m.Result.ProtocolVersion
 }
 
 // Close does nothing: the command's standard input and output outlive the
@@ -252,7 +246,7 @@ func (s *stdio) waitForAnswers() {
 	defer deadline.Stop()
 	for {
 		s.mu.Lock()
-		done, changed := s.answers >= s.requests, s.changed
+		done, changed := len(s.unanswered) == 0, s.changed
 		s.mu.Unlock()
 		if done {
 			return
@@ -265,10 +259,9 @@ func (s *stdio) waitForAnswers() {
 	}
 }
 
-// countMessages counts the requests (requests true: an id and a method)
-// or the responses (an id and no method) in a JSON-RPC message: an object,
-// or a batch of them.
-func countMessages(value []byte, requests bool) int {
+// responseIDs returns the ids of the responses (an id and no method) in
+// a JSON-RPC message the server wrote: an object, or a batch of them.
+func responseIDs(value []byte) []json.RawMessage {
 	type message struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
@@ -276,22 +269,38 @@ func countMessages(value []byte, requests bool) int {
 	var batch []message
 	if len(value) > 0 && value[0] == '[' {
 		if json.Unmarshal(value, &batch) != nil {
-			return 0
+			return nil
 		}
 	} else {
 		var m message
 		if json.Unmarshal(value, &m) != nil {
-			return 0
+			return nil
 		}
 		batch = []message{m}
 	}
-	count := 0
+	var ids []json.RawMessage
 	for _, m := range batch {
-		if len(m.ID) > 0 && string(m.ID) != "null" && (m.Method != "") == requests {
-			count++
+		if len(m.ID) > 0 && string(m.ID) != "null" && m.Method == "" {
+			ids = append(ids, m.ID)
 		}
 	}
-	return count
+	return ids
+}
+
+// idKey is a JSON-RPC id as the SDK reads it, however it is written: 7,
+// 7.0 and 7e0 are one id, "7" another.
+func idKey(id json.RawMessage) string {
+	var v any
+	if json.Unmarshal(id, &v) != nil {
+		return string(id)
+	}
+	switch v := v.(type) {
+	case string:
+		return "s" + v
+	case float64:
+		return "n" + strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return string(id)
 }
 
 // jsonValues splits a stream into its top-level JSON objects and arrays,
