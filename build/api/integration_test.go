@@ -347,6 +347,9 @@ func TestAPIIntegration(t *testing.T) {
 			}
 		}
 		full := string(read(t, site, api.LLMSFullPath))
+		if !strings.Contains(full, "A relative link in a skill's text (references/guide.md) is relative to the skill's page") {
+			t.Errorf("llms-full.txt does not say how its skills' relative links resolve:\n%.400s", full)
+		}
 		for _, s := range res.Catalog.Skills {
 			if !strings.Contains(full, string(read(t, site, siteinfo.SkillMarkdown(s.Name)))) {
 				t.Errorf("llms-full.txt lacks %s's Markdown", s.Name)

@@ -120,8 +120,14 @@ func llmsItem(b *bytes.Buffer, e *entry) {
 // are copied from the previous llms-full.txt, a few long runs of it,
 // rather than from a file each: the memo holds where each twin was in
 // that file, keyed by the file's digest.
+// llmsFullLinks tells the reader of llms-full.txt how to follow a
+// skill's relative links.
+const llmsFullLinks = "Each skill below starts with a YAML summary. A relative link in a skill's text (references/guide.md) is relative to the skill's page, the summary's page: resolve it against that URL."
+
 func writeLLMSFull(out *output.Writer, entries []*entry, site *siteinfo.Info, m *memo.Memo) error {
-	header := fmt.Sprintf("# %s\n\n> %s\n", oneLine(site.Title), summary(entries, site))
+	// The twins are joined byte for byte: a skill's relative links are
+	// relative to its own folder, which its summary names.
+	header := fmt.Sprintf("# %s\n\n> %s\n\n%s\n", oneLine(site.Title), summary(entries, site), llmsFullLinks)
 	h := sha256.New()
 	fmt.Fprintf(h, "llms-full-1\x00%d\x00%s", len(header), header)
 	digests := make([][32]byte, len(entries))
