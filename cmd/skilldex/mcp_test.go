@@ -16,6 +16,7 @@ import (
 	"testing/iotest"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -217,8 +218,7 @@ func TestMCPAnswersBadInput(t *testing.T) {
 }
 
 // TestResponseIDs: the server's answers are found however they are
-// spread over writes and lines, in batches too; requests are not answers,
-// and an id is one however its number is written.
+// spread over writes and lines, in batches too; requests are not answers.
 func TestResponseIDs(t *testing.T) {
 	var out jsonValues
 	var ids []string
@@ -227,17 +227,37 @@ func TestResponseIDs(t *testing.T) {
 		`ult":{"text": "a } and a \" and ]"}}`,
 		"\n{\n  \"id\": \"3\",\n  \"error\": {}\n}",
 		`{"method":"n"}{"id":4,"method":"a"}{"id":null,"result":{}}`,
-		`[{"id":5.0,"result":1},{"id":6e0,"error":{}},{"method":"n"}]`,
+		`[{"id":5,"result":1},{"id":6,"error":{}},{"method":"n"}]`,
 		`{"id":7,`,
 	} {
 		out.feed([]byte(chunk), func(v []byte) {
 			for _, id := range responseIDs(v) {
-				ids = append(ids, idKey(id))
+				ids = append(ids, responseKey(id))
 			}
 		})
 	}
 	if got := strings.Join(ids, " "); got != "n1 n2 s3 n5 n6" || string(out.buf) != `{"id":7,` {
 		t.Errorf("ids %s, partial %q; want n1 n2 s3 n5 n6 and {\"id\":7,", got, out.buf)
+	}
+}
+
+// TestRequestKeys: a request's id and the id of the SDK's answer to it
+// have one key, however the request writes it.
+func TestRequestKeys(t *testing.T) {
+	for _, id := range []string{`7`, `7.0`, `7e0`, `7.5`, `-3`, `"7"`, `"x y"`, `9007199254740993`} {
+		msg, err := jsonrpc.DecodeMessage([]byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`))
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		req := msg.(*jsonrpc.Request)
+		answer, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: req.ID, Result: json.RawMessage(`{}`)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		written := responseIDs(answer)
+		if len(written) != 1 || requestKey(req.ID) != responseKey(written[0]) {
+			t.Errorf("id %s: request key %s, the answer %s", id, requestKey(req.ID), answer)
+		}
 	}
 }
 

@@ -163,12 +163,8 @@ func (s *stdio) take(value json.RawMessage, inBatch bool) error {
 			return s.answer(m.ID, jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
 		}
 		if r, ok := msg.(*jsonrpc.Request); ok && r.ID.IsValid() {
-			var m struct {
-				ID json.RawMessage `json:"id"`
-			}
-			json.Unmarshal(value, &m)
 			s.mu.Lock()
-			s.unanswered[idKey(m.ID)] = true
+			s.unanswered[requestKey(r.ID)] = true
 			s.mu.Unlock()
 		}
 		s.ready = append(append(s.ready, value...), '\n')
@@ -224,7 +220,7 @@ func (s *stdio) Write(p []byte) (int, error) {
 	before := len(s.unanswered)
 	s.out.feed(p[:n], func(v []byte) {
 		for _, id := range responseIDs(v) {
-			delete(s.unanswered, idKey(id))
+			delete(s.unanswered, responseKey(id))
 		}
 	})
 	if len(s.unanswered) != before {
@@ -287,25 +283,31 @@ func responseIDs(value []byte) []json.RawMessage {
 	return ids
 }
 
-// idKey is a JSON-RPC id as the SDK reads it, however it is written: 7,
-// 7.0 and 7e0 are one id, "7" another.
-func idKey(id json.RawMessage) string {
-	var v any
-	if json.Unmarshal(id, &v) != nil {
-		return string(id)
-	}
-	switch v := v.(type) {
+// requestKey is the id of a request as the SDK answers it: MakeID reads
+// a number as an int64 (7.0 and 7.5 are answered as 7).
+func requestKey(id jsonrpc.ID) string {
+	switch v := id.Raw().(type) {
 	case string:
 		return "s" + v
-	case float64:
-		return "n" + strconv.FormatFloat(v, 'g', -1, 64)
+	case int64:
+		return "n" + strconv.FormatInt(v, 10)
 	}
-	return string(id)
+	return fmt.Sprint(id.Raw())
+}
+
+// responseKey is the id of a response the SDK wrote, as requestKey gives
+// it: a string, or an int64 written as such.
+func responseKey(id json.RawMessage) string {
+	var s string
+	if json.Unmarshal(id, &s) == nil {
+		return "s" + s
+	}
+	return "n" + string(bytes.TrimSpace(id))
 }
 
 // jsonValues splits a stream into its top-level JSON objects and arrays,
-// however they are spread over lines and writes. What is between them (blanks, and anything that is no
-// object or array) is skipped.
+// however they are spread over lines and writes. What is between them
+// (blanks, and anything that is no object or array) is skipped.
 type jsonValues struct {
 	buf           []byte
 	depth         int
