@@ -183,6 +183,9 @@ type Result struct {
 	Total uint64 `json:"total"`
 	// Facets counts the matching skills by facet value.
 	Facets map[string]map[string]int `json:"facets,omitempty"`
+	// Mistyped are the query's words written as filters of no filter's
+	// name (Query.Mistyped), searched as words.
+	Mistyped []MistypedFilter `json:"-"`
 }
 
 // SearchOptions tune a search.
@@ -210,11 +213,12 @@ func (b *Bleve) SearchWith(q string, opt SearchOptions) (*Result, error) {
 	}
 	defer src.close()
 	ctx := context.Background()
-	r, err := Rank(ctx, src, ParseQuery(q), RankOptions{})
+	parsed := ParseQuery(q)
+	r, err := Rank(ctx, src, parsed, RankOptions{})
 	if err != nil {
 		return nil, err
 	}
-	out := &Result{Hits: []Hit{}, Total: uint64(len(r.Hits))}
+	out := &Result{Hits: []Hit{}, Total: uint64(len(r.Hits)), Mistyped: parsed.Mistyped}
 	top := r.Hits[:min(len(r.Hits), max(opt.Limit, 0))]
 	if err := b.fillHits(src, r, top, out); err != nil {
 		return nil, err

@@ -108,11 +108,10 @@ func New(site *siteread.Site, version string) *mcp.Server {
 		Annotations: readOnly,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in QueryInput) (*mcp.CallToolResult, any, error) {
 		q, err := uasp.ParseQuery(in.Query)
-		if err != nil {
-			b := uasp.MarshalAnswer(uasp.Refused(in.Query, err))
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, IsError: true}, nil, nil
+		if err == nil {
+			err = siteread.ValidName(q.Skill)
 		}
-		if err := siteread.ValidName(q.Skill); err != nil {
+		if err != nil {
 			b := uasp.MarshalAnswer(uasp.Refused(in.Query, err))
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(b)}}, IsError: true}, nil, nil
 		}

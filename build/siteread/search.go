@@ -8,7 +8,6 @@ import (
 
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/uasp"
-	"github.com/skilldex/skilldex/index"
 	"github.com/skilldex/skilldex/index/jsonsearch"
 )
 
@@ -67,9 +66,6 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) (*Se
 		return nil, fmt.Errorf("type is %q, which is no UASP type; give %s", opt.Type, strings.Join(uasp.Types, ", "))
 	}
 	out := &SearchResult{}
-	for _, m := range index.ParseQuery(query).Mistyped {
-		out.Notes = append(out.Notes, m.Note())
-	}
 	ix := jsonsearch.New(s.indexFile)
 	var filters []jsonsearch.Filter
 	for _, f := range []struct{ facet, what, value string }{{"type", "of the type", opt.Type}, {"tags", "tagged", opt.Tag}, {"plugin", "in the plugin", opt.Plugin}} {
@@ -94,6 +90,9 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) (*Se
 	res, err := ix.Search(ctx, query, jsonsearch.Options{Filters: filters})
 	if err != nil {
 		return nil, err
+	}
+	for _, m := range res.Mistyped {
+		out.Notes = append(out.Notes, m.Note())
 	}
 	var docs []int
 	for _, h := range res.Hits[:min(opt.Limit, len(res.Hits))] {

@@ -76,12 +76,12 @@ I/O failure.`,
 				return failure(err)
 			}
 			defer ix.Close()
-			for _, m := range index.ParseQuery(strings.Join(args, " ")).Mistyped {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", m.Note())
-			}
 			res, err := ix.SearchWith(strings.Join(args, " "), index.SearchOptions{Limit: limit, Explain: explain, Facets: asJSON})
 			if err != nil {
 				return failure(err)
+			}
+			for _, m := range res.Mistyped {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", m.Note())
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {

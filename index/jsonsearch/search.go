@@ -225,6 +225,9 @@ type Result struct {
 	// Terms are the index keys the query matched.
 	Terms []string
 	Words []Word
+	// Mistyped are the words written as filters of no filter's name
+	// (index.Query.Mistyped), searched as words.
+	Mistyped []index.MistypedFilter
 }
 
 // Search ranks the documents matching query (in the query syntax of
@@ -253,11 +256,12 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) (*Result
 		}
 		allowed = set
 	}
-	r, err := index.Rank(ctx, ix, m.Model.Parse(query), index.RankOptions{Full: opt.Full || opt.ByName, Allowed: allowed})
+	q := m.Model.Parse(query)
+	r, err := index.Rank(ctx, ix, q, index.RankOptions{Full: opt.Full || opt.ByName, Allowed: allowed})
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Hits: make([]Hit, len(r.Hits)), Total: len(r.Hits), Approximate: r.Approximate, Words: r.Words}
+	res := &Result{Hits: make([]Hit, len(r.Hits)), Total: len(r.Hits), Approximate: r.Approximate, Words: r.Words, Mistyped: q.Mistyped}
 	for i, h := range r.Hits {
 		res.Hits[i] = Hit{Doc: int(h.Doc), Score: h.Score}
 	}
