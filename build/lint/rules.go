@@ -41,6 +41,7 @@ var Rules = append([]Rule{
 	{"source-unreadable", diag.Warning, SpecSkilldex, "a folder under a source cannot be read", false},
 	{"file-unreadable", diag.Error, SpecSkilldex, "SKILL.md or the UASP document cannot be read", false},
 	{"file-too-large", diag.Warning, SpecSkilldex, "a file is larger than the publishing limit and is left out", false},
+	{"file-name-unstorable", diag.Warning, SpecSkilldex, "a file name holds a backslash or is not valid UTF-8: no archive or site can hold it, and it is left out", false},
 	{"skill-too-many-files", diag.Warning, SpecSkilldex, "a skill folder has more files than the limit; the rest are left out", false},
 	{"symlink-outside-skill", diag.Warning, SpecSkilldex, "a symbolic link points outside its skill and is never followed", false},
 	{"symlink-broken", diag.Warning, SpecSkilldex, "a symbolic link cannot be resolved", false},

@@ -330,6 +330,16 @@ symlink: /etc/hostname
 -- s/broken.md --
 symlink: does-not-exist.md
 `, want: []string{"symlink-outside-skill", "symlink-broken"}},
+	{name: "unstorable file names", txtar: `
+-- s/SKILL.md --
+---
+name: s
+description: A skill with a file whose name holds a backslash.
+---
+body
+-- s/odd\name.txt --
+odd
+`, want: []string{"file-name-unstorable"}},
 	{name: "empty source", txtar: `
 -- nothing/README.md --
 no skill here
@@ -368,7 +378,7 @@ func codesOf(c *catalog.Catalog) map[string][]diag.Diagnostic {
 
 // lineless are rules about a whole file or folder.
 var lineless = map[string]bool{
-	"skill-md-missing": true, "symlink-outside-skill": true, "symlink-broken": true, "usk-package-too-many-files": true,
+	"skill-md-missing": true, "file-name-unstorable": true, "symlink-outside-skill": true, "symlink-broken": true, "usk-package-too-many-files": true,
 	"usk-package-too-large": true, "usk-file-name-too-long": true, "skillbag-catalog-missing": true,
 	"skillbag-catalog-out-of-sync": true, "skillbag-bootstrap-missing": true, "skillbag-agents-md": true,
 	"archive-unsafe-path": true, "archive-invalid": true, "archive-too-many-files": true, "archive-too-large": true,

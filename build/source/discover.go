@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/plugin"
@@ -210,6 +211,28 @@ type folderSkill struct {
 	uasp     []string // .uasp.yaml files directly in the folder
 	dropped  int
 	oversize []string
+	// unstorable are the paths no archive or site can hold, with why.
+	unstorable [][2]string
+}
+
+// leftOut reports whether the file inSkill cannot be part of the skill
+// because no archive or site can hold its path, and records why: such a
+// file is left out with a warning rather than failing the build when the
+// skill is packed.
+func (s *folderSkill) leftOut(inSkill string) bool {
+	why := ""
+	switch {
+	case !utf8.ValidString(inSkill):
+		why = "is not valid UTF-8"
+	case strings.Contains(inSkill, `\`):
+		why = "holds a backslash, which ZIP archives and Windows read as a folder separator"
+	case !fs.ValidPath(inSkill):
+		why = "is not a relative slash-separated path"
+	default:
+		return false
+	}
+	s.unstorable = append(s.unstorable, [2]string{inSkill, why})
+	return true
 }
 
 func (w *walker) diag(file string, sev diag.Severity, code, format string, args ...any) {
@@ -579,6 +602,9 @@ func (w *walker) file(rel string, stamp fsstamp.Stamp, skill *folderSkill) {
 	if skill.rel == "." {
 		inSkill = rel
 	}
+	if skill.leftOut(inSkill) {
+		return
+	}
 	if path.Dir(inSkill) == "." && strings.HasSuffix(name, UASPSuffix) {
 		skill.uasp = append(skill.uasp, inSkill)
 	}
@@ -644,6 +670,9 @@ func (w *walker) symlink(rel string, skill *folderSkill) {
 	if skill.rel == "." {
 		inSkill = rel
 	}
+	if skill.leftOut(inSkill) {
+		return
+	}
 	if path.Dir(inSkill) == "." && strings.HasSuffix(inSkill, UASPSuffix) {
 		skill.uasp = append(skill.uasp, inSkill)
 	}
@@ -659,6 +688,10 @@ func (w *walker) finishFolder(s *folderSkill) {
 	if s.dropped > 0 {
 		in.Diagnostics = append(in.Diagnostics, diag.At(in.Path, diag.Pos{}, diag.Warning, "skill-too-many-files",
 			"the skill folder has more than %d files; %d were left out (the first %d in path order are kept)", w.opt.MaxFolderFiles, s.dropped, w.opt.MaxFolderFiles))
+	}
+	for _, u := range s.unstorable {
+		in.Diagnostics = append(in.Diagnostics, diag.At(in.Path, diag.Pos{}, diag.Warning, "file-name-unstorable",
+			"file name %q %s; no archive or site can hold it, so it is left out: rename it", u[0], u[1]))
 	}
 	for _, p := range s.oversize {
 		in.Diagnostics = append(in.Diagnostics, diag.At(in.DisplayPath(p), diag.Pos{}, diag.Warning, "file-too-large",
