@@ -13,7 +13,7 @@ func SkillJSONBothWays(c *catalog.Catalog, s *catalog.Skill, site *siteinfo.Info
 		return nil, nil, err
 	}
 	e := newEntry(s, site)
-	sd := skillJSON(e, k)
+	sd := skillJSON(e, k, site)
 	viaMarshal, err = marshal(sd)
 	return appendJSON(nil, &sd), viaMarshal, err
 }

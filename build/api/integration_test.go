@@ -664,3 +664,63 @@ func TestLegacyDiscoveryPolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestSkillJSONListsFiles: NAME.json lists every file of the skill with
+// its size in bytes and its URL on the site. A file whose name no
+// archive or site can hold is left out of the skill with a warning: the
+// build goes on.
+func TestSkillJSONListsFiles(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), "-- tools/SKILL.md --\n"+`---
+name: tools
+description: A skill with scripts, a page of its own and files whose names no archive can hold.
+---
+Run scripts/run.py.
+-- tools/scripts/run.py --
+print("hello")
+-- tools/page.html --
+<p>hi</p>
+-- tools/odd\name.txt --
+odd
+`+"-- tools/bad\xffname.txt --\nbad\n")
+	site, res := buildSite(t, filepath.Join(t.TempDir(), "public"), src)
+	var doc struct {
+		Files []struct {
+			Path string `json:"path"`
+			Size int64  `json:"size"`
+			URL  string `json:"url"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(read(t, site, siteinfo.APISkill("tools")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"SKILL.md":       "https://example.org/skills/skills/tools/SKILL.md",
+		"page.html":      "https://example.org/skills/skills/tools/page.html.txt",
+		"scripts/run.py": "https://example.org/skills/skills/tools/scripts/run.py",
+	}
+	var paths []string
+	for _, f := range doc.Files {
+		paths = append(paths, f.Path)
+		st, err := os.Stat(filepath.Join(src, "tools", filepath.FromSlash(f.Path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Size != st.Size() || f.URL != want[f.Path] {
+			t.Errorf("%s: %d bytes at %q, want %d at %q", f.Path, f.Size, f.URL, st.Size(), want[f.Path])
+		}
+	}
+	if !slices.Equal(paths, []string{"SKILL.md", "page.html", "scripts/run.py"}) {
+		t.Errorf("files %q", paths)
+	}
+	var left []string
+	for _, s := range res.Catalog.Skills {
+		for _, d := range s.Diagnostics {
+			if d.Code == "file-name-unstorable" {
+				left = append(left, d.Message)
+			}
+		}
+	}
+	if len(left) != 2 {
+		t.Errorf("findings of the names left out: %q", left)
+	}
+}

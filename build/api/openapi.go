@@ -35,7 +35,7 @@ func openAPI(site *siteinfo.Info, plugins bool) obj {
 	paths := obj{
 		p(IndexPath):    get("listSkills", "Every published skill: name, description, type, version, format, status, tags, URLs.", nil, jsonOK("The skill index.", "")),
 		p(ManifestPath): get("sessionManifest", "The UASP session manifest (uasp.md 9.5).", nil, jsonOK("The manifest.", "")),
-		"/api/v1/skills/{name}.json": get("getSkill", "A skill's whole UASP document, its source frontmatter, and whether the document was derived from SKILL.md.",
+		"/api/v1/skills/{name}.json": get("getSkill", "A skill's whole UASP document, its source frontmatter, whether the document was derived from SKILL.md, and its files (path, size in bytes, and URL where the site publishes them).",
 			[]obj{name}, jsonOK("The skill.", "")),
 		"/api/v1/skills/{name}/paths.json": get("listPaths", "Every query path of the skill that has a static answer, with its file name and its URL relative to paths.json.",
 			[]obj{name}, jsonOK("The paths.", "")),

@@ -196,7 +196,7 @@ func copyFile(g *output.Group, sitePath string, fsys fs.FS, name string) error {
 // list of paths.
 func writeDocument(g *output.Group, e *entry, s *catalog.Content, site *siteinfo.Info, buf *scratch) error {
 	d := s.Doc
-	sd := skillJSON(e, s)
+	sd := skillJSON(e, s, site)
 	buf.b = appendJSON(buf.b[:0], &sd)
 	if err := g.WriteRaw(siteinfo.APISkill(e.name), buf.b); err != nil {
 		return err
@@ -252,19 +252,46 @@ type skillDocument struct {
 	// Plugins are the plugins that hold the skill, with their categories.
 	Plugins []skillPlugin `json:"plugins,omitempty"`
 	URLs    urls          `json:"urls"`
+	// Files are the skill's files, SKILL.md included, sorted by path.
+	Files []skillFile `json:"files"`
 	// Frontmatter is the SKILL.md frontmatter as written (null without one).
 	Frontmatter *tree `json:"frontmatter"`
 	// Document is the UASP document, meta.version set to the content hash.
 	Document tree `json:"document"`
 }
 
-func skillJSON(e *entry, s *catalog.Content) skillDocument {
+// skillFile is one file of a skill in its JSON.
+type skillFile struct {
+	// Path is slash-separated, relative to the skill's folder.
+	Path string `json:"path"`
+	// Size is in bytes.
+	Size int64 `json:"size"`
+	// URL is where the site publishes the file, absent when it does not
+	// (publish.sources off, or a path no site can hold: the archive has
+	// it).
+	URL string `json:"url,omitempty"`
+}
+
+// skillFiles lists the files of e's skill for its JSON.
+func skillFiles(e *entry, site *siteinfo.Info) []skillFile {
+	files := make([]skillFile, 0, len(e.s.Files))
+	for _, f := range e.s.Files {
+		sf := skillFile{Path: f.Path, Size: f.Size}
+		if p := siteinfo.PublishedFile(e.name, f.Path); p != "" && site.Parts.Sources {
+			sf.URL = site.URL(p)
+		}
+		files = append(files, sf)
+	}
+	return files
+}
+
+func skillJSON(e *entry, s *catalog.Content, site *siteinfo.Info) skillDocument {
 	d := s.Doc
 	sd := skillDocument{
 		Name: e.name, Description: e.description, Format: e.format, Status: e.status,
 		Type: e.docType, Version: e.version, Declared: e.declared,
 		Derived: d.Derived, Valid: d.Valid(), Problems: d.Problems(), Tags: e.tags, Plugins: e.plugins, URLs: e.urls,
-		Document: tree{d.Root},
+		Files: skillFiles(e, site), Document: tree{d.Root},
 	}
 	if d.Derived {
 		sd.DerivedFrom = "SKILL.md"

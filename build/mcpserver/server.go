@@ -213,7 +213,10 @@ func skillText(sk *siteread.Skill, offset int) (string, error) {
 	for _, f := range sk.Files {
 		line, _ := json.Marshal(f.Path)
 		fmt.Fprintf(&b, "- %s", line)
-		if f.Size != "" {
+		switch {
+		case f.Bytes >= 0:
+			fmt.Fprintf(&b, " (%d bytes)", f.Bytes)
+		case f.Size != "":
 			fmt.Fprintf(&b, " (%s)", f.Size)
 		}
 		if f.URL != "" {

@@ -179,8 +179,8 @@ func (r *renderer) skillView(s *catalog.Skill, k *catalog.Content) (*skillView, 
 	for _, f := range s.Files {
 		files[f.Path] = true
 		fl := fileLink{Path: f.Path, Size: byteSize(f.Size)}
-		if site.Parts.Sources {
-			fl.Link = site.Link(siteinfo.PublishedFile(s.Name, f.Path))
+		if p := siteinfo.PublishedFile(s.Name, f.Path); p != "" && site.Parts.Sources {
+			fl.Link = site.Link(p)
 		}
 		v.Files = append(v.Files, fl)
 	}

@@ -2,6 +2,7 @@ package siteread
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -208,17 +209,53 @@ func TestSkill(t *testing.T) {
 		sk.MarkdownURL != "https://example.org/skills/skills/release-notes/index.html.md" {
 		t.Errorf("twin %s:\n%.200s", sk.MarkdownURL, sk.Markdown)
 	}
-	var paths []string
-	for _, f := range sk.Files {
-		paths = append(paths, f.Path)
-		if f.URL != "https://example.org/skills/skills/release-notes/"+f.Path || f.Size == "" {
-			t.Errorf("file %+v", f)
+	wantFiles := []string{"SKILL.md", "references/style.md", "scripts/collect_commits.sh"}
+	checkFiles := func(sk *Skill, fromPage bool) {
+		t.Helper()
+		var paths []string
+		for _, f := range sk.Files {
+			paths = append(paths, f.Path)
+			if f.URL != "https://example.org/skills/skills/release-notes/"+f.Path {
+				t.Errorf("file %+v: url", f)
+			}
+			published, err := os.Stat(filepath.Join(dir, "skills", "release-notes", filepath.FromSlash(f.Path)))
+			switch {
+			case err != nil:
+				t.Error(err)
+			case fromPage && (f.Bytes != -1 || f.Size == ""):
+				t.Errorf("file %+v: read from the page, it has the page's size only", f)
+			case !fromPage && (f.Bytes != published.Size() || f.Size != ""):
+				t.Errorf("file %+v: %d bytes published", f, published.Size())
+			}
+		}
+		if !slices.Equal(paths, wantFiles) {
+			t.Errorf("files %v, want %v", paths, wantFiles)
 		}
 	}
-	for _, want := range []string{"SKILL.md", "references/style.md", "scripts/collect_commits.sh"} {
-		if !slices.Contains(paths, want) {
-			t.Errorf("files %v lack %s", paths, want)
+	checkFiles(sk, false)
+	// A site built before the skill JSON listed the files: the page lists
+	// them.
+	old := open(t, dir)
+	readJSON := old.fetch
+	old.fetch = func(ctx context.Context, p string) ([]byte, error) {
+		b, err := readJSON(ctx, p)
+		if err != nil || p != siteinfo.APISkill("release-notes") {
+			return b, err
 		}
+		var doc map[string]any
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := doc["files"]; !ok {
+			t.Errorf("%s has no files", p)
+		}
+		delete(doc, "files")
+		return json.Marshal(doc)
+	}
+	if sk, err := old.Skill(ctx, "release-notes"); err != nil {
+		t.Error(err)
+	} else {
+		checkFiles(sk, true)
 	}
 	if _, err := s.Skill(ctx, "no-such-skill"); !errors.Is(err, ErrNoSkill) {
 		t.Errorf("a missing skill: %v", err)

@@ -3,6 +3,7 @@ package siteread
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -36,7 +37,11 @@ type Skill struct {
 type File struct {
 	// Path is relative to the skill's folder: scripts/run.py.
 	Path string `json:"path"`
-	// Size is as the page writes it (1.2 KB).
+	// Bytes is the file's size, -1 when the site says it only as its
+	// page writes it (Size).
+	Bytes int64 `json:"bytes"`
+	// Size is as the page writes it (1.2 KB), for a site whose skill
+	// JSON has no file list (one built before skilldex wrote it).
 	Size string `json:"size,omitempty"`
 	// URL is the link of the file on the site, "" when the site does not
 	// publish the skill's files.
@@ -44,13 +49,14 @@ type File struct {
 }
 
 // Skill reads the skill name: its Markdown twin, and its file list from
-// its page. A name that cannot be a skill's is refused before anything is
-// read; a skill the site lacks is ErrNoSkill.
+// its JSON (or, on a site built before the JSON listed the files, from
+// its page). A name that cannot be a skill's is refused before anything
+// is read; a skill the site lacks is ErrNoSkill.
 func (s *Site) Skill(ctx context.Context, name string) (*Skill, error) {
 	if err := ValidName(name); err != nil {
 		return nil, err
 	}
-	page, err := s.fetch(ctx, siteinfo.FileOf(siteinfo.SkillPage(name)))
+	files, listed, err := s.skillFiles(ctx, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %q is not published on this site; search_skills finds skills by what they do", ErrNoSkill, name)
 	}
@@ -72,16 +78,55 @@ func (s *Site) Skill(ctx context.Context, name string) (*Skill, error) {
 	if sk.MarkdownURL == "" {
 		return nil, fmt.Errorf("%s publishes neither the Markdown twin nor the SKILL.md of %s (publish.markdown and publish.sources are off); read its page, %s", s.Location, name, sk.Page)
 	}
-	for _, f := range pageFiles(page) {
+	if !listed {
+		page, err := s.fetch(ctx, siteinfo.FileOf(siteinfo.SkillPage(name)))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %q is not published on this site; search_skills finds skills by what they do", ErrNoSkill, name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		files = pageFiles(page)
+	}
+	for _, f := range files {
 		if f.URL != "" {
-			// The page links a published file; its site path follows
-			// from the file's path, whatever base URL the page was built
-			// with.
+			// The site publishes the file; its site path follows from the
+			// file's path, whatever base URL the site was built with.
 			f.URL = s.Link(siteinfo.PublishedFile(name, f.Path))
 		}
 		sk.Files = append(sk.Files, f)
 	}
 	return sk, nil
+}
+
+// skillFiles reads the file list of the skill name from its JSON; listed
+// is false when the JSON has none (a site built before it did). The JSON
+// missing is fs.ErrNotExist.
+func (s *Site) skillFiles(ctx context.Context, name string) (files []File, listed bool, err error) {
+	b, err := s.fetch(ctx, siteinfo.APISkill(name))
+	if err != nil {
+		return nil, false, err
+	}
+	var doc struct {
+		Files *[]struct {
+			Path string `json:"path"`
+			Size int64  `json:"size"`
+			URL  string `json:"url"`
+		} `json:"files"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, false, fmt.Errorf("%s: %w", s.Link(siteinfo.APISkill(name)), err)
+	}
+	if doc.Files == nil {
+		return nil, false, nil
+	}
+	for _, f := range *doc.Files {
+		if f.Path == "" {
+			continue
+		}
+		files = append(files, File{Path: f.Path, Bytes: f.Size, URL: f.URL})
+	}
+	return files, true, nil
 }
 
 // pageFiles reads the file list of a skill page: the items of
@@ -108,7 +153,7 @@ func pageFiles(page []byte) []File {
 		if li.Type != html.ElementNode || li.Data != "li" {
 			continue
 		}
-		var f File
+		f := File{Bytes: -1}
 		for c := range li.ChildNodes() {
 			switch {
 			case c.Type == html.TextNode:
