@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skilldex/skilldex/build/siteread"
@@ -145,16 +147,25 @@ func New(site *siteread.Site, version string) *mcp.Server {
 		URITemplate: SkillURITemplate,
 	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri := req.Params.URI
-		name, ok := strings.CutPrefix(uri, skillURIPrefix)
+		escaped, ok := strings.CutPrefix(uri, skillURIPrefix)
 		if !ok {
 			return nil, mcp.ResourceNotFoundError(uri)
+		}
+		// The URI template's {name} is percent-encoded where the name
+		// holds what a URI cannot (a blank, a non-ASCII letter).
+		name, err := url.PathUnescape(escaped)
+		if err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: %v; percent-encode the skill's name", uri, err)}
+		}
+		if err := siteread.ValidName(name); err != nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 		}
 		sk, err := site.Skill(ctx, name)
 		if errors.Is(err, siteread.ErrNoSkill) {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
 		if err != nil {
-			return nil, err
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: sk.Markdown}}}, nil
 	})

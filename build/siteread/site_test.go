@@ -265,7 +265,7 @@ func TestSkill(t *testing.T) {
 		t.Errorf("read %s for a name that is not one", p)
 		return read(ctx, p)
 	}
-	for _, name := range []string{"", "../release-notes", "https://example.org/x", "release-notes/../../etc", `..\x`, ".well-known", "a b", "x\x00"} {
+	for _, name := range []string{"", "../release-notes", "https://example.org/x", "release-notes/../../etc", `..\x`, ".well-known", "a b ", "x\x00"} {
 		if _, err := s.Skill(ctx, name); err == nil || errors.Is(err, ErrNoSkill) {
 			t.Errorf("Skill(%q): %v", name, err)
 		}

@@ -250,9 +250,11 @@ func (s *Site) Link(sitePath string) string {
 
 // ValidName returns an error saying why name cannot be a skill's name:
 // it is empty, too long, or holds what only a path or a URL holds (a
-// slash, a backslash, a colon, ?, #, %, a blank or a control character),
-// or starts with a dot. Published names are lowercase letters, digits and
-// hyphens (the Agent Skills spec); names in other scripts pass.
+// slash, a backslash, a colon, ?, #, %, a control character), starts
+// with a dot, or starts or ends with a blank. Names should be lowercase
+// letters, digits and hyphens (the Agent Skills spec), but a site
+// publishes a skill under a name that breaks the spec, "My Skill" or
+// one in another script, with a warning, and such a name passes.
 func ValidName(name string) error {
 	switch {
 	case name == "":
@@ -262,9 +264,11 @@ func ValidName(name string) error {
 	case !utf8.ValidString(name):
 		return errors.New("the skill name is not valid UTF-8")
 	case name[0] == '.' || strings.ContainsAny(name, `/\:?#%`) || strings.IndexFunc(name, func(r rune) bool {
-		return unicode.IsSpace(r) || unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
+		return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
 	}) >= 0:
 		return fmt.Errorf("%q is not a skill name but a path or a URL; names are lowercase letters, digits and hyphens, such as pdf-tools", name)
+	case strings.TrimSpace(name) != name:
+		return fmt.Errorf("the skill name %q starts or ends with a blank; give the name as search_skills gives it", name)
 	}
 	return nil
 }

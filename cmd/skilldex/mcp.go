@@ -26,11 +26,12 @@ func newMCPCmd() *cobra.Command {
 Context Protocol server on standard input and output: the agent starts it
 and calls its tools.
 
-  search_skills {query, limit?, type?, tag?}   ranked skills: name,
-                  description, page URL, install command
+  search_skills {query, limit?, type?, tag?, plugin?}   ranked skills:
+                  name, description, page URL, install command
   query_skill {query}       the answer skilldex query prints for
                   NAME:PATH[?KEY=GLOB&...]
-  get_skill {name}          the skill's instructions as Markdown, and its files
+  get_skill {name, offset?} the skill's instructions as Markdown (in parts
+                  of at most 60,000 bytes), and its files
 
 and each skill's Markdown (skilldex://skills/NAME) and llms.txt
 (skilldex://llms.txt) as resources.

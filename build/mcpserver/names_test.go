@@ -1,0 +1,87 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/siteinfo"
+	"github.com/skilldex/skilldex/build/siteread"
+	"github.com/skilldex/skilldex/internal/testutil"
+)
+
+// TestNamesAsPublished: a skill whose name breaks the spec ("My Cool
+// Skill") is published with a warning, and get_skill and its resource
+// (the name percent-encoded in the URI) read it as search_skills names
+// it. A resource URI that names no skill, or cannot be decoded, is
+// refused as invalid parameters, not with error code 0.
+func TestNamesAsPublished(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), `-- cool/SKILL.md --
+---
+name: My Cool Skill
+description: A skill whose name has capitals and blanks, which the spec does not allow.
+---
+Be cool.
+`)
+	info, err := siteinfo.New("Test", "https://example.org/skills/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if _, err := build.Build(context.Background(), build.Options{LoadOptions: build.LoadOptions{Sources: []string{src}}, Output: out, Site: info}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	site, err := siteread.Open(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	if _, err := New(site, "test").Connect(ctx, serverSide, nil); err != nil {
+		t.Fatal(err)
+	}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, clientSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+
+	found, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "search_skills", Arguments: map[string]any{"query": "cool"}})
+	if err != nil || found.IsError {
+		t.Fatalf("search_skills: %v %+v", err, found)
+	}
+	if out := found.StructuredContent; !strings.Contains(jsonText(t, out), `"name":"My Cool Skill"`) {
+		t.Errorf("search_skills does not name the skill: %s", jsonText(t, out))
+	}
+	got, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_skill", Arguments: map[string]any{"name": "My Cool Skill"}})
+	if err != nil || got.IsError || !strings.Contains(got.Content[0].(*mcp.TextContent).Text, "Be cool.") {
+		t.Errorf("get_skill: %v %+v", err, got)
+	}
+	res, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skilldex://skills/My%20Cool%20Skill"})
+	if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, "Be cool.") {
+		t.Errorf("the resource: %v %+v", err, res)
+	}
+	for _, uri := range []string{"skilldex://skills/..%2Fx", "skilldex://skills/%zz", "skilldex://skills/%20x"} {
+		_, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		var rpc *jsonrpc.Error
+		if !errors.As(err, &rpc) || rpc.Code != jsonrpc.CodeInvalidParams {
+			t.Errorf("%s: %v, want error code %d", uri, err, jsonrpc.CodeInvalidParams)
+		}
+	}
+}
+
+func jsonText(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
