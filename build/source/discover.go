@@ -210,7 +210,7 @@ type folderSkill struct {
 	links    map[string]string
 	uasp     []string // .uasp.yaml files directly in the folder
 	dropped  int
-	oversize []string
+	oversize []File // files over Options.MaxFileBytes
 	// unstorable are the paths no archive or site can hold, with why.
 	unstorable [][2]string
 }
@@ -618,7 +618,7 @@ func (s *folderSkill) add(inSkill, real string, stamp fsstamp.Stamp, opt Options
 		return
 	}
 	if size > opt.MaxFileBytes {
-		s.oversize = append(s.oversize, inSkill)
+		s.oversize = append(s.oversize, File{Path: inSkill, Size: size})
 		return
 	}
 	if real != filepath.Join(s.real, filepath.FromSlash(inSkill)) {
@@ -693,9 +693,10 @@ func (w *walker) finishFolder(s *folderSkill) {
 		in.Diagnostics = append(in.Diagnostics, diag.At(in.Path, diag.Pos{}, diag.Warning, "file-name-unstorable",
 			"file name %q %s; no archive or site can hold it, so it is left out: rename it", u[0], u[1]))
 	}
-	for _, p := range s.oversize {
-		in.Diagnostics = append(in.Diagnostics, diag.At(in.DisplayPath(p), diag.Pos{}, diag.Warning, "file-too-large",
-			"file is larger than %d bytes and is not published", w.opt.MaxFileBytes))
+	for _, f := range s.oversize {
+		in.Diagnostics = append(in.Diagnostics, diag.At(in.DisplayPath(f.Path), diag.Pos{}, diag.Warning, "file-too-large",
+			"file is %s, more than the %s a skill's file may be, and is left out of the skill; keep large data outside the skill and say in SKILL.md where to get it",
+			byteCount(f.Size), byteCount(w.opt.MaxFileBytes)))
 	}
 	// The UASP document named after the folder belongs to the skill; with a
 	// SKILL.md, a single document of any name does too. Others stand alone.
@@ -838,4 +839,13 @@ func (w *walker) workspace(rel, dirPath string) *Workspace {
 	}
 	w.res.Workspaces = append(w.res.Workspaces, ws)
 	return ws
+}
+
+// byteCount says n bytes for a message: exact, with its size in MB when
+// that is at least one.
+func byteCount(n int64) string {
+	if n < 1<<20 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%d bytes (%.1f MB)", n, float64(n)/(1<<20))
 }

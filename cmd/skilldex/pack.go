@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -79,6 +80,9 @@ or I/O failure.`,
 			if limits != nil {
 				return &exitError{code: exitFindings, err: fmt.Errorf("%s: %v", s.Path, limits)}
 			}
+			if leftOutFiles(s.Diagnostics) {
+				return &exitError{code: exitFindings, err: fmt.Errorf("%s: files of the folder are left out of the skill (above), and an archive without them would not be the skill; nothing was written", s.Path)}
+			}
 			var buf bytes.Buffer
 			if err := pack.Skill(&buf, s.Input, s.Name); err != nil {
 				return failure(err)
@@ -109,6 +113,20 @@ var archiveLimitCodes = map[string]bool{
 	"usk-package-too-many-files": true,
 	"usk-package-too-large":      true,
 	"usk-file-name-too-long":     true,
+}
+
+// leftOutCodes are the findings of files the folder holds but the skill
+// leaves out: over the size or file count limits of reading, or named
+// so that no archive can hold them.
+var leftOutCodes = map[string]bool{
+	"file-too-large":       true,
+	"skill-too-many-files": true,
+	"file-name-unstorable": true,
+}
+
+// leftOutFiles reports whether a finding of ds says files were left out.
+func leftOutFiles(ds []diag.Diagnostic) bool {
+	return slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return leftOutCodes[d.Code] })
 }
 
 // writeFileAtomic writes data to a temporary file beside dest and renames

@@ -39,6 +39,14 @@ Body.
 a
 -- many/b.md --
 b
+-- odd/SKILL.md --
+---
+name: odd
+description: A skill with a file whose name no archive can hold.
+---
+Body.
+-- odd/odd\name.txt --
+odd
 -- doc/doc.uasp.yaml --
 meta:
   name: doc
@@ -61,6 +69,7 @@ func TestPackCommand(t *testing.T) {
 		{[]string{"pack", filepath.Join(dir, "broken"), "-o", filepath.Join(out, "broken.skill")}, 1, ""},
 		{[]string{"pack", "--archive-max-files", "2", filepath.Join(dir, "many"), "-o", filepath.Join(out, "many.skill")}, 1, ""},
 		{[]string{"pack", filepath.Join(dir, "doc", "doc.uasp.yaml"), "-o", filepath.Join(out, "doc.skill")}, 1, ""},
+		{[]string{"pack", filepath.Join(dir, "odd"), "-o", filepath.Join(out, "odd.skill")}, 1, ""},
 		{[]string{"pack", filepath.Join(dir, "missing")}, 2, ""},
 		{[]string{"pack"}, 2, ""},
 	}
@@ -78,7 +87,7 @@ func TestPackCommand(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []string{"strict.skill", "broken.skill", "many.skill", "doc.skill"} {
+	for _, f := range []string{"strict.skill", "broken.skill", "many.skill", "doc.skill", "odd.skill"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
 			t.Errorf("%s was written by a failed pack", f)
 		}
