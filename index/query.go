@@ -1,6 +1,7 @@
 package index
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -89,6 +90,22 @@ type MistypedFilter struct {
 // person or agent who wrote it.
 func (m MistypedFilter) Note() string {
 	return m.Written + " is no filter, so it is searched as words; did you mean " + m.Meant + "?"
+}
+
+// EmptyFilterNote says that no skill has the value of the filter c, so
+// that the query matches nothing.
+func EmptyFilterNote(c Clause) string {
+	name := c.Facet
+	for n, facet := range filterFacets {
+		if facet == c.Facet {
+			name = n
+		}
+	}
+	value := c.Value
+	if strings.ContainsAny(value, " \t\"") {
+		value = strconv.Quote(value)
+	}
+	return "no skill of the catalog has " + name + ":" + value + ", so nothing matches"
 }
 
 // Clause is a part of a query: words, a phrase, or a filter.

@@ -141,6 +141,9 @@ type Ranking struct {
 	// requires, excludes or filters, or RankOptions.Full); Approximate
 	// when a term's head stood for more documents.
 	Full, Approximate bool
+	// EmptyFilters are the query's filters (not exclusions) whose value
+	// no document has, so that nothing matches (EmptyFilterNote).
+	EmptyFilters []Clause
 }
 
 // ScoredDoc is a document and its score.
@@ -364,6 +367,7 @@ func Rank(ctx context.Context, src TermSource, q Query, opt RankOptions) (*Ranki
 		restrict(maps.Clone(opt.Allowed))
 	}
 	excluded := docSet{}
+	var emptyFilters []Clause
 	for _, c := range q.Clauses {
 		if c.Facet == "" {
 			continue
@@ -371,6 +375,9 @@ func Rank(ctx context.Context, src TermSource, q Query, opt RankOptions) (*Ranki
 		docs, err := src.FacetDocs(ctx, c.Facet, c.Value)
 		if err != nil {
 			return nil, err
+		}
+		if len(docs) == 0 && !c.Excluded {
+			emptyFilters = append(emptyFilters, c)
 		}
 		s := docSet{}
 		for _, d := range docs {
@@ -384,7 +391,7 @@ func Rank(ctx context.Context, src TermSource, q Query, opt RankOptions) (*Ranki
 			restrict(s)
 		}
 	}
-	r := &Ranking{Full: full}
+	r := &Ranking{Full: full, EmptyFilters: emptyFilters}
 	for _, c := range q.Clauses {
 		if c.Facet != "" {
 			continue

@@ -186,6 +186,9 @@ type Result struct {
 	// Mistyped are the query's words written as filters of no filter's
 	// name (Query.Mistyped), searched as words.
 	Mistyped []MistypedFilter `json:"-"`
+	// EmptyFilters are the query's filters whose value no skill has
+	// (Ranking.EmptyFilters).
+	EmptyFilters []Clause `json:"-"`
 }
 
 // SearchOptions tune a search.
@@ -218,7 +221,7 @@ func (b *Bleve) SearchWith(q string, opt SearchOptions) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Result{Hits: []Hit{}, Total: uint64(len(r.Hits)), Mistyped: parsed.Mistyped}
+	out := &Result{Hits: []Hit{}, Total: uint64(len(r.Hits)), Mistyped: parsed.Mistyped, EmptyFilters: r.EmptyFilters}
 	top := r.Hits[:min(len(r.Hits), max(opt.Limit, 0))]
 	if err := b.fillHits(src, r, top, out); err != nil {
 		return nil, err

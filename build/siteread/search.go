@@ -8,6 +8,7 @@ import (
 
 	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/uasp"
+	"github.com/skilldex/skilldex/index"
 	"github.com/skilldex/skilldex/index/jsonsearch"
 )
 
@@ -93,6 +94,9 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) (*Se
 	}
 	for _, m := range res.Mistyped {
 		out.Notes = append(out.Notes, m.Note())
+	}
+	for _, c := range res.EmptyFilters {
+		out.Notes = append(out.Notes, index.EmptyFilterNote(c))
 	}
 	var docs []int
 	for _, h := range res.Hits[:min(opt.Limit, len(res.Hits))] {

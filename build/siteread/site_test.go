@@ -190,7 +190,17 @@ func TestSearch(t *testing.T) {
 		"tpye:cli browser": {SearchOptions{}, "tpye:cli is no filter, so it is searched as words; did you mean type:cli?"},
 		"csv":              {SearchOptions{Tag: "no-such-tag"}, `no skill of the catalog is tagged "no-such-tag"`},
 		"notes":            {SearchOptions{Plugin: "nope"}, `no skill of the catalog is in the plugin "nope"`},
+		"review tag:nope":  {SearchOptions{}, "no skill of the catalog has tag:nope, so nothing matches"},
+		`csv plugin:"a b"`: {SearchOptions{}, `no skill of the catalog has plugin:"a b", so nothing matches`},
+		"csv -tag:nope":    {SearchOptions{}, ""},
+		"csv tag:CSV":      {SearchOptions{}, ""},
 	} {
+		if c.note == "" {
+			if res := search(q, c.opt); len(res.Notes) > 0 || len(res.Hits) == 0 {
+				t.Errorf("%q: notes %q, %d hits", q, res.Notes, len(res.Hits))
+			}
+			continue
+		}
 		if res := search(q, c.opt); !slices.Equal(res.Notes, []string{c.note}) {
 			t.Errorf("%q %+v: notes %q, want %q", q, c.opt, res.Notes, c.note)
 		}

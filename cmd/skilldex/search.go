@@ -83,6 +83,9 @@ I/O failure.`,
 			for _, m := range res.Mistyped {
 				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", m.Note())
 			}
+			for _, c := range res.EmptyFilters {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", index.EmptyFilterNote(c))
+			}
 			out := cmd.OutOrStdout()
 			if asJSON {
 				enc := json.NewEncoder(out)

@@ -98,8 +98,11 @@ Body.
 	if code, _, errs := runCLI("search", "--index", site, "deploy", "-kubectl"); code != 2 || !strings.Contains(errs, "put the terms after --") {
 		t.Errorf("deploy -kubectl: exit %d, %q", code, errs)
 	}
-	if code, _, _ = runCLI("search", "--index", site, "type:cli", "deploy"); code != 1 {
-		t.Errorf("type:cli deploy: exit %d, want 1 (no skill is of type cli)", code)
+	if code, _, errs := runCLI("search", "--index", site, "type:cli", "deploy"); code != 1 || !strings.Contains(errs, "note: no skill of the catalog has type:cli, so nothing matches") {
+		t.Errorf("type:cli deploy: exit %d, want 1 and a note (no skill is of type cli); stderr %q", code, errs)
+	}
+	if _, _, errs := runCLI("search", "--index", site, "-type:cli", "pdf"); strings.Contains(errs, "note:") {
+		t.Errorf("-type:cli pdf: stderr %q, want no note: excluding a value no skill has is no mistake", errs)
 	}
 
 	if _, _, errs := runCLI("search", "--index", site, "tags:pdf"); !strings.Contains(errs, "note: tags:pdf is no filter, so it is searched as words; did you mean tag:pdf?") {

@@ -228,6 +228,9 @@ type Result struct {
 	// Mistyped are the words written as filters of no filter's name
 	// (index.Query.Mistyped), searched as words.
 	Mistyped []index.MistypedFilter
+	// EmptyFilters are the query's filters whose value no document has
+	// (index.Ranking.EmptyFilters).
+	EmptyFilters []index.Clause
 }
 
 // Search ranks the documents matching query (in the query syntax of
@@ -261,7 +264,7 @@ func (ix *Index) Search(ctx context.Context, query string, opt Options) (*Result
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Hits: make([]Hit, len(r.Hits)), Total: len(r.Hits), Approximate: r.Approximate, Words: r.Words, Mistyped: q.Mistyped}
+	res := &Result{Hits: make([]Hit, len(r.Hits)), Total: len(r.Hits), Approximate: r.Approximate, Words: r.Words, Mistyped: q.Mistyped, EmptyFilters: r.EmptyFilters}
 	for i, h := range r.Hits {
 		res.Hits[i] = Hit{Doc: int(h.Doc), Score: h.Score}
 	}
