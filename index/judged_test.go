@@ -175,3 +175,31 @@ func readQueryCasesExternal(t *testing.T) []string {
 	}
 	return out
 }
+
+// TestWordAsWrittenIsAForm: the stemmer gives "deploy" the stem deploi
+// and "deployment" deploy; a word that is not the query's last (which
+// completes anyway) matches the term it is as written too, in both
+// engines, so that "deploy to kubernetes" finds the skill that writes
+// "Deployments".
+func TestWordAsWrittenIsAForm(t *testing.T) {
+	if index.Stem("deploy") == "deploy" || index.Stem("deployments") != "deploy" {
+		t.Fatalf("the stems of deploy and deployments are %q and %q: the case no longer tests anything", index.Stem("deploy"), index.Stem("deployments"))
+	}
+	const query, want = "deploy to kubernetes", "k8s-manifest-generator"
+	site := corpusSite(t)
+	ix, err := index.Open(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	res, err := ix.Search(query, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Hits) == 0 || res.Hits[0].Name != want {
+		t.Errorf("bleve: %q first: %+v, want %s", query, res.Hits, want)
+	}
+	if top := runCore(t, site, []string{query}, 1)[0].Names; len(top) == 0 || top[0] != want {
+		t.Errorf("JSON index: %q first: %v, want %s", query, top, want)
+	}
+}

@@ -209,6 +209,16 @@ func (mt *matcher) matches(w Word, exact bool) ([]Key, error) {
 	if exact {
 		return keys, nil
 	}
+	if !w.Stop && w.Raw != w.Term {
+		// The stemmer does not always give a word the stem its longer
+		// forms have: "deploy" stems to deploi, "deployment" to deploy.
+		// The word as written, when it is a term, is one of its forms.
+		e, err := mt.src.Lookup(ctx, w.Raw)
+		if err != nil {
+			return nil, err
+		}
+		add(e, 1, KeyTerm)
+	}
 	hasExact := len(keys) > 0
 	completing := w.Prefix || !hasExact
 	ofTerm := 1.0

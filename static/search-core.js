@@ -520,6 +520,9 @@ export class Index {
     };
     if (!word.stop) add(await this.lookup(word.term), 1, EXACT);
     if (exact) return keys;
+    // The word as written, when it is a term, is one of its forms: the
+    // stemmer gives "deploy" deploi but "deployment" deploy.
+    if (!word.stop && word.raw !== word.term) add(await this.lookup(word.raw), 1, EXACT);
     const hasExact = keys.size > 0;
     const completing = word.prefix || !hasExact;
     const ofTerm = hasExact ? model.completionOfTerm : 1;
