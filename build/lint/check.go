@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -110,7 +111,7 @@ func (c *checker) frontmatter() {
 			c.add(fm.Pos(descNode), "description-too-long", "the description is %d characters, more than %d; move detail into the body", n, maxDescriptionLength)
 		}
 		if n := utf8.RuneCountInString(s.Description); n < 20 {
-			c.add(fm.Pos(descNode), "description-short", "the description is only %d characters; say what the skill does and when to use it, with words a user would type", n)
+			c.add(fm.Pos(descNode), "description-short", "the description is only %s; say what the skill does and when to use it, with words a user would type", characters(n))
 		}
 	}
 
@@ -227,4 +228,12 @@ func (c *checker) uaspOnly() {
 	if s.Packaging == source.Folder && nfkc(s.DirName) != s.Name {
 		c.add(pos, "name-dir-mismatch", "meta.name %q differs from the folder name %q", s.Name, s.DirName)
 	}
+}
+
+// characters says n characters, singular for one.
+func characters(n int) string {
+	if n == 1 {
+		return "1 character"
+	}
+	return strconv.Itoa(n) + " characters"
 }

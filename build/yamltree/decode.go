@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -117,7 +118,13 @@ func wrapParseError(data []byte, err error) error {
 		if l := failingLine(data, m[2], max(line, 1)); l > 0 {
 			line = l
 		}
-		return &Error{Line: line, Column: FirstColumn(data, line), Msg: m[2] + syntaxAdvice(m[2])}
+		col := FirstColumn(data, line)
+		if unclosedProblems[m[2]] {
+			if c := openerColumn(lineOf(data, line)); c > 0 {
+				col = c
+			}
+		}
+		return &Error{Line: line, Column: col, Msg: m[2] + syntaxAdvice(m[2])}
 	}
 	return &Error{Line: 1, Column: 1, Msg: msg}
 }
@@ -198,6 +205,86 @@ func lineEnd(data []byte, start int) int {
 		return i + 2
 	}
 	return i + 1
+}
+
+// unclosedProblems are the parser's words for a quote or a bracket that
+// is not closed, which it reports at the line, not at the opener.
+var unclosedProblems = map[string]bool{
+	"found unexpected end of stream":   true,
+	"did not find expected ',' or ']'": true,
+	"did not find expected ',' or '}'": true,
+}
+
+// lineOf returns the 1-based line of data, without its line break.
+func lineOf(data []byte, line int) []byte {
+	start := 0
+	for l := 1; l < line; l++ {
+		if start = lineEnd(data, start); start >= len(data) {
+			return nil
+		}
+	}
+	return bytes.TrimRight(data[start:lineEnd(data, start)], "\r\n")
+}
+
+// openerColumn returns the 1-based column (in characters) of the first
+// quote or bracket that line opens and does not close, or 0. A quote
+// opens only where a value starts (at the line's start, after "- ",
+// ": ", a bracket or a comma): the apostrophe of "it's" opens nothing.
+func openerColumn(line []byte) int {
+	column := func(i int) int { return utf8.RuneCount(line[:i]) + 1 }
+	var open []int // the offsets of the brackets still open
+	valueStart := true
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == ' ' || c == '\t':
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			i = len(line) // a comment
+		case (c == '"' || c == '\'') && valueStart:
+			end := closingQuote(line, i)
+			if end < 0 {
+				if len(open) > 0 {
+					return column(open[0])
+				}
+				return column(i)
+			}
+			i, valueStart = end, false
+		case (c == '[' || c == '{') && (valueStart || len(open) > 0):
+			open = append(open, i)
+			valueStart = true
+		case (c == ']' || c == '}') && len(open) > 0:
+			open = open[:len(open)-1]
+			valueStart = false
+		case c == ',' && len(open) > 0:
+			valueStart = true
+		case c == ':' && (i+1 == len(line) || line[i+1] == ' ' || line[i+1] == '\t'):
+			valueStart = true
+		case c == '-' && valueStart && (i+1 == len(line) || line[i+1] == ' '):
+		default:
+			valueStart = false
+		}
+	}
+	if len(open) > 0 {
+		return column(open[0])
+	}
+	return 0
+}
+
+// closingQuote returns the offset of the quote that closes the one at
+// line[i], or -1: a double-quoted scalar escapes with a backslash, a
+// single-quoted one doubles the quote.
+func closingQuote(line []byte, i int) int {
+	q := line[i]
+	for j := i + 1; j < len(line); j++ {
+		switch {
+		case q == '"' && line[j] == '\\':
+			j++
+		case line[j] == q && q == '\'' && j+1 < len(line) && line[j+1] == '\'':
+			j++
+		case line[j] == q:
+			return j
+		}
+	}
+	return -1
 }
 
 // FirstColumn returns the 1-based column of the first non-blank byte on

@@ -129,19 +129,22 @@ func TestErrorLines(t *testing.T) {
 		name, src string
 		line, col int
 	}{
-		{"unclosed [", "name: a\ndescription: b\nx: 1\ntags: [a, b\n", 4, 1},
-		{"unclosed { on the second line", "name: a\nd: {a: 1, b\n", 2, 1},
-		{"unclosed [ on the first line", "tags: [a, b\nname: a\n", 1, 1},
+		{"unclosed [", "name: a\ndescription: b\nx: 1\ntags: [a, b\n", 4, 7},
+		{"unclosed { on the second line", "name: a\nd: {a: 1, b\n", 2, 4},
+		{"unclosed [ on the first line", "tags: [a, b\nname: a\n", 1, 7},
 		{"key indented less", "name: a\nx:\n    a: 1\n  b: 2\nc: 3\n", 4, 3},
 		{"key after a list", "name: a\nlist:\n  - a\n  - b\n c: 1\n", 5, 2},
 		{"key after a block scalar", "x: 1\nz: |\n  ok\n w: 1\n", 4, 2},
 		{"colon in a plain value", "name: a\nx: 1\n  y: z: w\n", 3, 3},
 		{"tab", "name: a\n\tdescription: b\n", 2, 2},
-		{"unclosed quote", "name: a\ndescription: \"abc\nx: 1\n", 2, 1},
+		{"unclosed quote after an apostrophe and a closed one", "name: a\nd: it's \"x\" y\nt: ['a', \"b\", [c], 'it''s', \"\\\"d\n", 3, 4},
+		{"unclosed quote in a list, on a line with a comment", "name: a\nt:\n  - 'abc # not a comment\n", 3, 5},
+		{"unclosed quote after a multi-byte key", "name: a\ndé: \"ü\n", 2, 5},
+		{"unclosed quote", "name: a\ndescription: \"abc\nx: 1\n", 2, 14},
 		// A prefix cut inside an earlier multi-line value fails alike.
-		{"unclosed quote after a multi-line one", "a: \"x\n  y\"\nb: \"c\ne: 1\n", 3, 1},
-		{"unclosed [ after a multi-line list", "a: [x\n  , y]\nb: 1\nc: [d\n", 4, 1},
-		{"carriage returns alone", "a: 1\rb: 2\rc: [d\r", 3, 1},
+		{"unclosed quote after a multi-line one", "a: \"x\n  y\"\nb: \"c\ne: 1\n", 3, 4},
+		{"unclosed [ after a multi-line list", "a: [x\n  , y]\nb: 1\nc: [d\n", 4, 4},
+		{"carriage returns alone", "a: 1\rb: 2\rc: [d\r", 3, 4},
 	}
 	for _, c := range cases {
 		_, err := Parse([]byte(c.src), DefaultLimits)

@@ -97,7 +97,7 @@ func TestConfigErrors(t *testing.T) {
 		{"api: {paths: [x]}\n", "skilldex.yaml:1:1: api.paths: want text here, not a list", false},
 		{"a: 1\nstrict: maybe\n", "skilldex.yaml:1:1: key a is not a known key (the keys are title,", true},
 		{"a: 1\nstrict: maybe\n", "skilldex.yaml:2:1: strict: want true or false here", true},
-		{"title: x\nsources: [skills\n", "skilldex.yaml:2:1: invalid YAML: did not find expected ',' or ']'", false},
+		{"title: x\nsources: [skills\n", "skilldex.yaml:2:10: invalid YAML: did not find expected ',' or ']'", false},
 		{"base_url: acme.github.io/skills\n", "base_url: base URL \"acme.github.io/skills\" starts with a host but no https://", false},
 	} {
 		p := filepath.Join(t.TempDir(), ConfigFile)
