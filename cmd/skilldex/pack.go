@@ -59,20 +59,24 @@ or I/O failure.`,
 			stderr := cmd.ErrOrStderr()
 			limits := pack.CheckLimits(s.Input, s.Name, opt.Source.Archive)
 			color := useColor(stderr)
+			warned := false
 			for _, d := range s.Diagnostics {
 				// The limits the skill exceeds are said once, below,
-				// with the limits of this run.
-				if limits != nil && archiveLimitCodes[d.Code] {
+				// with the limits of this run. Another skill of the
+				// folder with the same name shadows this one in a
+				// catalog, not in its archive.
+				if (limits != nil && archiveLimitCodes[d.Code]) || d.Code == "name-shadowed" {
 					continue
 				}
 				if d.Severity == diag.Error || d.Severity == diag.Warning {
 					fmt.Fprintln(stderr, report.Line(d, color))
+					warned = true
 				}
 			}
 			switch {
 			case s.Status == lint.Rejected || s.Name == "":
 				return &exitError{code: exitFindings, err: fmt.Errorf("%s has errors (above); fix them, then pack again", s.File())}
-			case sf.strict && s.Status != lint.Approved:
+			case sf.strict && warned:
 				return &exitError{code: exitFindings, err: fmt.Errorf("%s has warnings and --strict is set; nothing was written", s.File())}
 			case s.Packaging == source.Document:
 				return &exitError{code: exitFindings, err: fmt.Errorf("%s is a UASP document without a SKILL.md; a .skill archive needs a SKILL.md (skilldex convert --to markdown helps write one)", s.File())}

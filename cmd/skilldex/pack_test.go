@@ -47,6 +47,18 @@ description: A skill with a file whose name no archive can hold.
 Body.
 -- odd/odd\name.txt --
 odd
+-- nest/SKILL.md --
+---
+name: nest
+description: A skill holding an example skill of the same name, which shadows it in a catalog.
+---
+See examples/nest/SKILL.md.
+-- nest/examples/nest/SKILL.md --
+---
+name: nest
+description: The example skill, published in a catalog instead of the one that holds it.
+---
+Body.
 -- doc/doc.uasp.yaml --
 meta:
   name: doc
@@ -72,6 +84,11 @@ func TestPackCommand(t *testing.T) {
 		{[]string{"pack", filepath.Join(dir, "odd"), "-o", filepath.Join(out, "odd.skill")}, 1, ""},
 		{[]string{"pack", filepath.Join(dir, "missing")}, 2, ""},
 		{[]string{"pack"}, 2, ""},
+	}
+	// Being shadowed in a catalog by a skill it holds says nothing of the
+	// folder's archive.
+	if code, _, stderr := runCLI(t, "pack", "--strict", filepath.Join(dir, "nest"), "-o", filepath.Join(out, "nest.skill")); code != 0 || strings.Contains(stderr, "shadowed") {
+		t.Errorf("pack --strict of a skill holding one of its name: exit %d\n%s", code, stderr)
 	}
 	for _, c := range cases {
 		code, stdout, stderr := runCLI(t, c.args...)
