@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -243,29 +244,34 @@ func TestSkill(t *testing.T) {
 		}
 	}
 	checkFiles(sk, false)
-	// A site built before the skill JSON listed the files: the page lists
-	// them.
-	old := open(t, dir)
-	readJSON := old.fetch
-	old.fetch = func(ctx context.Context, p string) ([]byte, error) {
-		b, err := readJSON(ctx, p)
-		if err != nil || p != siteinfo.APISkill("release-notes") {
-			return b, err
+	// A site built before the skill JSON listed the files, and a skill
+	// without a JSON: the page lists them.
+	for _, jsonMissing := range []bool{false, true} {
+		old := open(t, dir)
+		readJSON := old.fetch
+		old.fetch = func(ctx context.Context, p string) ([]byte, error) {
+			b, err := readJSON(ctx, p)
+			if err != nil || p != siteinfo.APISkill("release-notes") {
+				return b, err
+			}
+			if jsonMissing {
+				return nil, fs.ErrNotExist
+			}
+			var doc map[string]any
+			if err := json.Unmarshal(b, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := doc["files"]; !ok {
+				t.Errorf("%s has no files", p)
+			}
+			delete(doc, "files")
+			return json.Marshal(doc)
 		}
-		var doc map[string]any
-		if err := json.Unmarshal(b, &doc); err != nil {
-			t.Fatal(err)
+		if sk, err := old.Skill(ctx, "release-notes"); err != nil {
+			t.Errorf("JSON missing %v: %v", jsonMissing, err)
+		} else {
+			checkFiles(sk, true)
 		}
-		if _, ok := doc["files"]; !ok {
-			t.Errorf("%s has no files", p)
-		}
-		delete(doc, "files")
-		return json.Marshal(doc)
-	}
-	if sk, err := old.Skill(ctx, "release-notes"); err != nil {
-		t.Error(err)
-	} else {
-		checkFiles(sk, true)
 	}
 	if _, err := s.Skill(ctx, "no-such-skill"); !errors.Is(err, ErrNoSkill) {
 		t.Errorf("a missing skill: %v", err)

@@ -57,11 +57,18 @@ func (s *Site) Skill(ctx context.Context, name string) (*Skill, error) {
 		return nil, err
 	}
 	files, listed, err := s.skillFiles(ctx, name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %q is not published on this site; search_skills finds skills by what they do", ErrNoSkill, name)
-	}
 	if err != nil {
 		return nil, err
+	}
+	if !listed {
+		page, err := s.fetch(ctx, siteinfo.FileOf(siteinfo.SkillPage(name)))
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %q is not published on this site; search_skills finds skills by what they do", ErrNoSkill, name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		files = pageFiles(page)
 	}
 	sk := &Skill{Name: name, Page: s.Link(siteinfo.SkillPage(name))}
 	for _, p := range []string{siteinfo.SkillMarkdown(name), siteinfo.SkillFile(name, "SKILL.md")} {
@@ -78,16 +85,6 @@ func (s *Site) Skill(ctx context.Context, name string) (*Skill, error) {
 	if sk.MarkdownURL == "" {
 		return nil, fmt.Errorf("%s publishes neither the Markdown twin nor the SKILL.md of %s (publish.markdown and publish.sources are off); read its page, %s", s.Location, name, sk.Page)
 	}
-	if !listed {
-		page, err := s.fetch(ctx, siteinfo.FileOf(siteinfo.SkillPage(name)))
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %q is not published on this site; search_skills finds skills by what they do", ErrNoSkill, name)
-		}
-		if err != nil {
-			return nil, err
-		}
-		files = pageFiles(page)
-	}
 	for _, f := range files {
 		if f.URL != "" {
 			// The site publishes the file; its site path follows from the
@@ -100,10 +97,14 @@ func (s *Site) Skill(ctx context.Context, name string) (*Skill, error) {
 }
 
 // skillFiles reads the file list of the skill name from its JSON; listed
-// is false when the JSON has none (a site built before it did). The JSON
-// missing is fs.ErrNotExist.
+// is false when there is none: a site built before the JSON had it, or a
+// skill without a UASP document, which has no JSON (its page says whether
+// the skill is published).
 func (s *Site) skillFiles(ctx context.Context, name string) (files []File, listed bool, err error) {
 	b, err := s.fetch(ctx, siteinfo.APISkill(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
 	if err != nil {
 		return nil, false, err
 	}
