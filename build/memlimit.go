@@ -2,6 +2,7 @@ package build
 
 import (
 	"math"
+	"os"
 	"runtime/debug"
 )
 
@@ -35,12 +36,24 @@ func memoryLimit(n int) int64 {
 
 // limitMemory sets the soft memory limit of a build of n skills, unless
 // one is set (GOMEMLIMIT, or the program's own), and returns what undoes
-// it.
+// it. Under the limit, the collector runs only when the heap nears it,
+// unless GOGC says otherwise: the live heap grows through the pass, and
+// while it is under half the limit, collecting each time the heap
+// doubled would run the collector more often for nothing. A live heap
+// over the limit makes it run back to back with or without GOGC, as the
+// limit is the lower goal then.
 func limitMemory(n int) (restore func()) {
 	old := debug.SetMemoryLimit(-1)
 	if old != math.MaxInt64 {
 		return func() {}
 	}
 	debug.SetMemoryLimit(memoryLimit(n))
-	return func() { debug.SetMemoryLimit(old) }
+	if _, set := os.LookupEnv("GOGC"); set {
+		return func() { debug.SetMemoryLimit(old) }
+	}
+	oldPercent := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(old)
+	}
 }

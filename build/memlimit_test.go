@@ -2,6 +2,7 @@ package build
 
 import (
 	"math"
+	"os"
 	"runtime/debug"
 	"testing"
 )
@@ -12,15 +13,35 @@ func TestLimitMemory(t *testing.T) {
 	old := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(old)
 
+	t.Setenv("GOGC", "") // set, then unset: the percent is the program's
+	os.Unsetenv("GOGC")
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
+
 	debug.SetMemoryLimit(math.MaxInt64)
 	restore := limitMemory(10_000)
 	if got, want := debug.SetMemoryLimit(-1), memoryLimit(10_000); got != want {
 		t.Errorf("limit during the build = %d, want %d", got, want)
 	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GC percent during the build = %d, want -1: the limit alone starts a collection", got)
+	}
 	restore()
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("limit after the build = %d, want none", got)
 	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent after the build = %d, want 100", got)
+	}
+
+	// GOGC set: the build keeps its percent.
+	t.Setenv("GOGC", "200")
+	restore = limitMemory(10_000)
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent during the build with GOGC set = %d, want the program's 100", got)
+	}
+	restore()
+	os.Unsetenv("GOGC")
 
 	debug.SetMemoryLimit(1 << 30)
 	restore = limitMemory(10_000)
