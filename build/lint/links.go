@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/skilldex/skilldex/build/diag"
@@ -108,6 +109,8 @@ func (c *checker) links() {
 		switch {
 		case l.Target == ".." || strings.HasPrefix(l.Target, "../"):
 			c.add(pos, "reference-missing", "link %q leaves the skill folder, so it breaks once the skill is installed elsewhere; copy the file into the skill", l.Raw)
+		case slices.Contains(s.LeftOut, l.Target):
+			c.add(pos, "reference-missing", "link %q points to a file the skill leaves out (see the finding on the file), so it breaks once the skill is installed; make the file fit or link to where it is published", l.Raw)
 		case !files[l.Target] && !dirs[l.Target] && l.Target != ".":
 			c.add(pos, "reference-missing", "link %q points to a file the skill does not contain; add the file or fix the link", l.Raw)
 		}

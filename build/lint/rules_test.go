@@ -14,6 +14,7 @@ import (
 	"github.com/skilldex/skilldex/build/catalog"
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/lint"
+	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
@@ -569,5 +570,36 @@ body
 				t.Errorf("%s:%d: %s; want it at %s:%d, saying %q", d.File, d.Line, d.Message, c.file, c.line, c.says)
 			}
 		})
+	}
+}
+
+// TestLinkToALeftOutFile: a link to a file the folder holds but the skill
+// leaves out (here, over the file size limit) says so, rather than that
+// the file is missing.
+func TestLinkToALeftOutFile(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- s/SKILL.md --
+---
+name: s
+description: A skill that links a data file larger than this load's limit of 200 bytes.
+---
+Read [the data](data.txt) and [the notes](notes.md).
+-- s/notes.md --
+short
+-- s/data.txt --
+`+strings.Repeat("a line of data\n", 20))
+	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}, Source: source.Options{MaxFileBytes: 200}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range codesOf(c)["reference-missing"] {
+		got = append(got, d.Message)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `link "data.txt" points to a file the skill leaves out`) {
+		t.Errorf("reference-missing: %q, want one, for data.txt, saying it is left out", got)
+	}
+	if len(codesOf(c)["file-too-large"]) != 1 {
+		t.Errorf("file-too-large: %v", codesOf(c)["file-too-large"])
 	}
 }

@@ -690,10 +690,12 @@ func (w *walker) finishFolder(s *folderSkill) {
 			"the skill folder has more than %d files; %d were left out (the first %d in path order are kept)", w.opt.MaxFolderFiles, s.dropped, w.opt.MaxFolderFiles))
 	}
 	for _, u := range s.unstorable {
+		in.LeftOut = append(in.LeftOut, u[0])
 		in.Diagnostics = append(in.Diagnostics, diag.At(in.Path, diag.Pos{}, diag.Warning, "file-name-unstorable",
 			"file name %q %s; no archive or site can hold it, so it is left out: rename it", u[0], u[1]))
 	}
 	for _, f := range s.oversize {
+		in.LeftOut = append(in.LeftOut, f.Path)
 		in.Diagnostics = append(in.Diagnostics, diag.At(in.DisplayPath(f.Path), diag.Pos{}, diag.Warning, "file-too-large",
 			"file is %s, more than the %s a skill's file may be, and is left out of the skill; keep large data outside the skill and say in SKILL.md where to get it",
 			byteCount(f.Size), byteCount(w.opt.MaxFileBytes)))
