@@ -81,6 +81,7 @@ type coreResult struct {
 	Bytes    int      `json:"bytes"`
 	Requests int      `json:"requests"`
 	MS       float64  `json:"ms"`
+	Notes    []string `json:"notes"`
 }
 
 // runCore answers queries with the JavaScript core, each from a cold index.

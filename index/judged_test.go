@@ -203,3 +203,49 @@ func TestWordAsWrittenIsAForm(t *testing.T) {
 		t.Errorf("JSON index: %q first: %v, want %s", query, top, want)
 	}
 }
+
+// TestEnginesNoteAlike: skilldex search (bleve) and the browser's core
+// note the same things, word for word: a word written as a filter of no
+// filter's name, and a filter whose value no skill has, in the query's
+// order; an exclusion of such a value is no mistake.
+func TestEnginesNoteAlike(t *testing.T) {
+	site := corpusSite(t)
+	ix, err := index.Open(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	queries := []string{
+		"review tag:nosuchtag",
+		`pdf source:"no such source" tpye:cli`,
+		"kubernetes -tag:nosuchtag",
+		"helm type:cli",
+		"charts plugin:nope category:nope capability:nope license:nope status:nope format:nope",
+	}
+	core := runCore(t, site, queries, 3)
+	for i, q := range queries {
+		res, err := ix.Search(q, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var notes []string
+		for _, m := range res.Mistyped {
+			notes = append(notes, m.Note())
+		}
+		for _, c := range res.EmptyFilters {
+			notes = append(notes, index.EmptyFilterNote(c))
+		}
+		if !slices.Equal(notes, core[i].Notes) {
+			t.Errorf("%q: bleve notes %q\nJSON index notes %q", q, notes, core[i].Notes)
+		}
+		if i == 0 && len(notes) != 1 {
+			t.Errorf("%q: notes %q, want one", q, notes)
+		}
+		if i == 2 && len(notes) != 0 {
+			t.Errorf("%q: notes %q, want none", q, notes)
+		}
+		if i == 4 && len(notes) != 6 {
+			t.Errorf("%q: notes %q, want one per filter", q, notes)
+		}
+	}
+}

@@ -93,7 +93,8 @@ func (m MistypedFilter) Note() string {
 }
 
 // EmptyFilterNote says that no skill has the value of the filter c, so
-// that the query matches nothing.
+// that the query matches nothing; a value with blanks is quoted, as the
+// query writes it. static/search-core.js emptyFilterNote says the same.
 func EmptyFilterNote(c Clause) string {
 	name := c.Facet
 	for n, facet := range filterFacets {
@@ -102,7 +103,7 @@ func EmptyFilterNote(c Clause) string {
 		}
 	}
 	value := c.Value
-	if strings.ContainsAny(value, " \t\"") {
+	if strings.ContainsAny(value, " \t") {
 		value = strconv.Quote(value)
 	}
 	return "no skill of the catalog has " + name + ":" + value + ", so nothing matches"

@@ -221,6 +221,25 @@ function nearFilter(name) {
 }
 
 // SPACE is Go's unicode.IsSpace.
+/**
+ * mistypedNote says what a word written as a filter of no filter's name
+ * is taken for (index.MistypedFilter.Note, word for word).
+ */
+export function mistypedNote(m) {
+  return m.written + ' is no filter, so it is searched as words; did you mean ' + m.meant + '?';
+}
+
+/**
+ * emptyFilterNote says that no skill has the value of filter clause c
+ * (index.EmptyFilterNote, word for word).
+ */
+export function emptyFilterNote(c) {
+  let name = c.facet;
+  for (const [n, facet] of Object.entries(FILTERS)) if (facet === c.facet) name = n;
+  const value = /[ \t]/.test(c.value) ? JSON.stringify(c.value) : c.value;
+  return 'no skill of the catalog has ' + name + ':' + value + ', so nothing matches';
+}
+
 const SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u;
 const LETTER_OR_DIGIT = /[\p{L}\p{Nd}]$/u;
 
@@ -643,8 +662,9 @@ export class Index {
    * the values of every facet), sort ("relevance" or "name"), full (count
    * every document of a term, not only the head; implied by filters,
    * required and excluded words, phrases and sorting by name). Returns
-   * {hits: [{doc, score}], total, approximate, terms, words, mistyped}
-   * (mistyped: parseQuery's).
+   * {hits: [{doc, score}], total, approximate, terms, words, mistyped,
+   * emptyFilters} (mistyped: parseQuery's; emptyFilters: the query's
+   * filter clauses whose value no document has).
    */
   async search(query, opts = {}) {
     const m = await this.init();
@@ -665,11 +685,15 @@ export class Index {
       for (const v of values) for (const d of await this.facetDocs(id, v)) set.add(d);
       restrict(set);
     }
+    const emptyFilters = []; // index.Ranking.EmptyFilters
     for (const c of pq.clauses) {
       if (!c.facet) continue;
       const set = new Set(await this.valueDocs(c.facet, c.value));
       if (c.excluded) for (const d of set) excluded.add(d);
-      else restrict(set);
+      else {
+        if (set.size === 0) emptyFilters.push(c);
+        restrict(set);
+      }
     }
     const approximate = { value: false };
     const docsOf = async (keys, accept) => {
@@ -755,7 +779,7 @@ export class Index {
         hits.sort((a, b) => byName(a.doc, b.doc));
       }
     } else hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    return { hits, total: hits.length, approximate: approximate.value, terms: [...new Set(terms)], words: ws, mistyped: pq.mistyped };
+    return { hits, total: hits.length, approximate: approximate.value, terms: [...new Set(terms)], words: ws, mistyped: pq.mistyped, emptyFilters };
   }
 
   /** cards returns the result cards of docs, in order. */
@@ -840,6 +864,8 @@ async function main(argv) {
     const cards = await index.cards(res.hits.slice(0, limit).map((h) => h.doc));
     const ms = performance.now() - start;
     const out = { names: cards.map((c) => c && c.name), bytes, requests };
+    const notes = [...res.mistyped.map(mistypedNote), ...res.emptyFilters.map(emptyFilterNote)];
+    if (notes.length) out.notes = notes;
     if (query === '-') out.ms = Math.round(ms * 1000) / 1000;
     return out;
   };

@@ -7,7 +7,7 @@
 // the full catalog. Nothing here parses HTML: every node is built with DOM
 // calls and every text set with textContent.
 
-import { Index, highlight } from './search-core.js';
+import { Index, emptyFilterNote, highlight, mistypedNote } from './search-core.js';
 
 const PAGE = 20; // results shown at first, and added by "Show more"
 const FACET_VALUES = 8; // values shown per facet before "Show all"
@@ -120,8 +120,12 @@ function start() {
     const n = res.total;
     const notes = [n === 0 ? 'No skill matches.' : (res.approximate ? 'About ' : '') + n + (n === 1 ? ' skill matches.' : ' skills match.')];
     if (n === 0 && filters.length > 0) notes.push('The ticked filters leave some skills out: untick them to search every skill.');
-    // As skilldex search notes them (index.MistypedFilter.Note).
-    for (const m of res.mistyped || []) notes.push(m.written + ' is no filter, so it is searched as words; did you mean ' + m.meant + '?');
+    // As skilldex search notes them.
+    for (const m of res.mistyped || []) notes.push(mistypedNote(m));
+    for (const c of res.emptyFilters || []) {
+      const note = emptyFilterNote(c);
+      notes.push(note[0].toUpperCase() + note.slice(1) + '.');
+    }
     status.textContent = notes.join(' ');
     await showMore(my);
   }
