@@ -88,7 +88,7 @@ func (c *checker) frontmatter() {
 		c.add(fm.Pos(nameNode), "name-missing", "name must be non-empty text; write e.g. name: %s", suggestName(s.DirName))
 	default:
 		pos := fm.Pos(nameNode)
-		if why := unsafeName(s.Name); why != "" {
+		if why := siteinfo.NameProblem(s.Name); why != "" {
 			c.add(pos, "name-unsafe", "name %q cannot be published: %s; use lowercase letters, digits and hyphens", s.Name, why)
 		}
 		for _, p := range nameProblems(s.Name) {
@@ -219,7 +219,7 @@ func (c *checker) packageLimits() {
 func (c *checker) uaspOnly() {
 	s := c.s
 	pos := diag.Pos{Line: 1, Column: 1}
-	if why := unsafeName(s.Name); why != "" {
+	if why := siteinfo.NameProblem(s.Name); why != "" {
 		c.add(pos, "name-unsafe", "meta.name %q cannot be published: %s", s.Name, why)
 	}
 	if s.Description == "" {

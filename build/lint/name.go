@@ -85,23 +85,3 @@ func pyLower(s string) string { return strings.ToLower(s) }
 
 // nfkc normalises as unicodedata.normalize("NFKC", s).
 func nfkc(s string) string { return norm.NFKC.String(s) }
-
-// unsafeName reports why a name cannot be a path segment of the site, or "".
-func unsafeName(name string) string {
-	switch {
-	case name == "." || name == "..":
-		return "it is a relative folder name"
-	case strings.HasPrefix(name, "."):
-		return "it starts with a dot, and hosts hide such folders"
-	case strings.ContainsAny(name, "/\\"):
-		return "it contains a slash"
-	case len(name) > 200:
-		return "it is longer than 200 bytes"
-	}
-	for _, r := range name {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError || unicode.Is(unicode.Cf, r) {
-			return fmt.Sprintf("it contains the control or format character %U", r)
-		}
-	}
-	return ""
-}

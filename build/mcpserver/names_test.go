@@ -29,6 +29,12 @@ name: My Cool Skill
 description: A skill whose name has capitals and blanks, which the spec does not allow.
 ---
 Be cool.
+-- sharp/SKILL.md --
+---
+name: "C# Tools: Q&A?"
+description: A skill whose name holds what URLs and queries use, which a site escapes.
+---
+Be sharp.
 `)
 	info, err := siteinfo.New("Test", "https://example.org/skills/")
 	if err != nil {
@@ -64,11 +70,15 @@ Be cool.
 	if err != nil || got.IsError || !strings.Contains(got.Content[0].(*mcp.TextContent).Text, "Be cool.") {
 		t.Errorf("get_skill: %v %+v", err, got)
 	}
+	sharp, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_skill", Arguments: map[string]any{"name": "C# Tools: Q&A?"}})
+	if err != nil || sharp.IsError || !strings.Contains(sharp.Content[0].(*mcp.TextContent).Text, "Be sharp.") {
+		t.Errorf("get_skill of a name with # : & ?: %v %+v", err, sharp)
+	}
 	res, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skilldex://skills/My%20Cool%20Skill"})
 	if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, "Be cool.") {
 		t.Errorf("the resource: %v %+v", err, res)
 	}
-	for _, uri := range []string{"skilldex://skills/..%2Fx", "skilldex://skills/%zz", "skilldex://skills/%20x"} {
+	for _, uri := range []string{"skilldex://skills/..%2Fx", "skilldex://skills/%zz", "skilldex://skills/.x"} {
 		_, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		var rpc *jsonrpc.Error
 		if !errors.As(err, &rpc) || rpc.Code != jsonrpc.CodeInvalidParams {

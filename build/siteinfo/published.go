@@ -1,9 +1,12 @@
 package siteinfo
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // activeExtensions are the file types a browser renders as a document that
@@ -72,4 +75,27 @@ func reservedName(skillName, name string) bool {
 		}
 	}
 	return strings.EqualFold(name, "SKILL.md") && name != "SKILL.md"
+}
+
+// NameProblem says why name cannot be a skill's name on a site (its
+// folder under skills/, and what readers of the site take), or "": a
+// name that only breaks the spec's pattern ("My Skill", "C# tools") is
+// published, with a warning, and read back as it is.
+func NameProblem(name string) string {
+	switch {
+	case name == "." || name == "..":
+		return "it is a relative folder name"
+	case strings.HasPrefix(name, "."):
+		return "it starts with a dot, and hosts hide such folders"
+	case strings.ContainsAny(name, "/\\"):
+		return "it contains a slash"
+	case len(name) > 200:
+		return "it is longer than 200 bytes"
+	}
+	for _, r := range name {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError || unicode.Is(unicode.Cf, r) {
+			return fmt.Sprintf("it contains the control or format character %U", r)
+		}
+	}
+	return ""
 }

@@ -95,7 +95,7 @@ func TestQuery(t *testing.T) {
 		}
 	}
 	// A name that is a path or a URL reads nothing.
-	for _, name := range []string{"../../x", "a/b", ".", "..", "https://evil.example/x", "", ".well-known", "a\\b", "a%2f..", " a", "a\t"} {
+	for _, name := range []string{"../../x", "a/b", ".", "..", "https://evil.example/x", "", ".well-known", "a\\b", "a\t"} {
 		var reads []string
 		b, found, err := mapSite(files, &reads).Query(context.Background(), uasp.Query{Skill: name, Path: "meta"})
 		if err != nil || found || !bytes.Contains(b, []byte("SKILL_NOT_FOUND")) || len(reads) > 0 {

@@ -244,6 +244,21 @@ func TestSkill(t *testing.T) {
 		}
 	}
 	checkFiles(sk, false)
+	// A JSON whose list holds paths no skill's file has keeps the others,
+	// a size it does not give unknown.
+	hostile := open(t, dir)
+	readHostile := hostile.fetch
+	hostile.fetch = func(ctx context.Context, p string) ([]byte, error) {
+		if p == siteinfo.APISkill("release-notes") {
+			return []byte(`{"files": [{"path": "../../../etc/passwd", "url": "x"}, {"path": "a\\b", "url": "y"}, {"path": "", "url": "z"}, {"path": "ok.txt", "url": "w"}]}`), nil
+		}
+		return readHostile(ctx, p)
+	}
+	if sk, err := hostile.Skill(ctx, "release-notes"); err != nil {
+		t.Error(err)
+	} else if len(sk.Files) != 1 || sk.Files[0] != (File{Path: "ok.txt", Bytes: -1, URL: "https://example.org/skills/skills/release-notes/ok.txt"}) {
+		t.Errorf("files of a hostile list: %+v", sk.Files)
+	}
 	// A site built before the skill JSON listed the files, and a skill
 	// without a JSON: the page lists them.
 	for _, jsonMissing := range []bool{false, true} {
@@ -281,7 +296,7 @@ func TestSkill(t *testing.T) {
 		t.Errorf("read %s for a name that is not one", p)
 		return read(ctx, p)
 	}
-	for _, name := range []string{"", "../release-notes", "https://example.org/x", "release-notes/../../etc", `..\x`, ".well-known", "a b ", "x\x00"} {
+	for _, name := range []string{"", "../release-notes", "https://example.org/x", "release-notes/../../etc", `..\x`, ".well-known", "x\x00"} {
 		if _, err := s.Skill(ctx, name); err == nil || errors.Is(err, ErrNoSkill) {
 			t.Errorf("Skill(%q): %v", name, err)
 		}

@@ -32,7 +32,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/api"
@@ -249,26 +248,21 @@ func (s *Site) Link(sitePath string) string {
 }
 
 // ValidName returns an error saying why name cannot be a skill's name:
-// it is empty, too long, or holds what only a path or a URL holds (a
-// slash, a backslash, a colon, ?, #, %, a control character), starts
-// with a dot, or starts or ends with a blank. Names should be lowercase
-// letters, digits and hyphens (the Agent Skills spec), but a site
-// publishes a skill under a name that breaks the spec, "My Skill" or
-// one in another script, with a warning, and such a name passes.
+// it is empty, not UTF-8, a path or a URL, or it breaks
+// siteinfo.NameProblem, the rule a build publishes names by. A name that
+// only breaks the spec's pattern ("My Skill", "C# tools") is published
+// with a warning, and passes.
 func ValidName(name string) error {
 	switch {
 	case name == "":
 		return errors.New("no skill name given; search_skills finds names")
-	case len(name) > 255:
-		return fmt.Errorf("a skill name of %d bytes is not one; names are lowercase letters, digits and hyphens", len(name))
 	case !utf8.ValidString(name):
 		return errors.New("the skill name is not valid UTF-8")
-	case name[0] == '.' || strings.ContainsAny(name, `/\:?#%`) || strings.IndexFunc(name, func(r rune) bool {
-		return unicode.IsControl(r) || unicode.Is(unicode.Cf, r)
-	}) >= 0:
-		return fmt.Errorf("%q is not a skill name but a path or a URL; names are lowercase letters, digits and hyphens, such as pdf-tools", name)
-	case strings.TrimSpace(name) != name:
-		return fmt.Errorf("the skill name %q starts or ends with a blank; give the name as search_skills gives it", name)
+	case strings.ContainsAny(name, `/\`):
+		return fmt.Errorf("%q is not a skill name but a path or a URL; give the name as search_skills gives it, such as pdf-tools", name)
+	}
+	if why := siteinfo.NameProblem(name); why != "" {
+		return fmt.Errorf("%q cannot be a skill's name: %s; give the name as search_skills gives it", name, why)
 	}
 	return nil
 }

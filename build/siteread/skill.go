@@ -37,8 +37,8 @@ type Skill struct {
 type File struct {
 	// Path is relative to the skill's folder: scripts/run.py.
 	Path string `json:"path"`
-	// Bytes is the file's size, -1 when the site says it only as its
-	// page writes it (Size).
+	// Bytes is the file's size, -1 when the site does not say it, or
+	// says it only as its page writes it (Size).
 	Bytes int64 `json:"bytes"`
 	// Size is as the page writes it (1.2 KB), for a site whose skill
 	// JSON has no file list (one built before skilldex wrote it).
@@ -49,9 +49,10 @@ type File struct {
 }
 
 // Skill reads the skill name: its Markdown twin, and its file list from
-// its JSON (or, on a site built before the JSON listed the files, from
-// its page). A name that cannot be a skill's is refused before anything
-// is read; a skill the site lacks is ErrNoSkill.
+// its JSON (or from its page, on a site built before the JSON listed the
+// files, or for a skill without a UASP document, which has no JSON). A
+// name that cannot be a skill's is refused before anything is read; a
+// skill the site lacks is ErrNoSkill.
 func (s *Site) Skill(ctx context.Context, name string) (*Skill, error) {
 	if err := ValidName(name); err != nil {
 		return nil, err
@@ -89,7 +90,10 @@ func (s *Site) Skill(ctx context.Context, name string) (*Skill, error) {
 		if f.URL != "" {
 			// The site publishes the file; its site path follows from the
 			// file's path, whatever base URL the site was built with.
-			f.URL = s.Link(siteinfo.PublishedFile(name, f.Path))
+			f.URL = ""
+			if p := siteinfo.PublishedFile(name, f.Path); p != "" {
+				f.URL = s.Link(p)
+			}
 		}
 		sk.Files = append(sk.Files, f)
 	}
@@ -111,7 +115,7 @@ func (s *Site) skillFiles(ctx context.Context, name string) (files []File, liste
 	var doc struct {
 		Files *[]struct {
 			Path string `json:"path"`
-			Size int64  `json:"size"`
+			Size *int64 `json:"size"`
 			URL  string `json:"url"`
 		} `json:"files"`
 	}
@@ -122,10 +126,14 @@ func (s *Site) skillFiles(ctx context.Context, name string) (files []File, liste
 		return nil, false, nil
 	}
 	for _, f := range *doc.Files {
-		if f.Path == "" {
-			continue
+		if !fs.ValidPath(f.Path) || f.Path == "." || strings.Contains(f.Path, `\`) {
+			continue // no file of a skill has such a path
 		}
-		files = append(files, File{Path: f.Path, Bytes: f.Size, URL: f.URL})
+		file := File{Path: f.Path, Bytes: -1, URL: f.URL}
+		if f.Size != nil && *f.Size >= 0 {
+			file.Bytes = *f.Size
+		}
+		files = append(files, file)
 	}
 	return files, true, nil
 }
