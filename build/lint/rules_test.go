@@ -602,4 +602,30 @@ short
 	if len(codesOf(c)["file-too-large"]) != 1 {
 		t.Errorf("file-too-large: %v", codesOf(c)["file-too-large"])
 	}
+
+	// Past the folder's file limit (the first files in path order are
+	// kept).
+	dir = testutil.WriteTxtar(t, t.TempDir(), `
+-- s/SKILL.md --
+---
+name: s
+description: A skill whose folder holds more files than this load takes.
+---
+Read [a](a.md) and [z](z.md).
+-- s/a.md --
+a
+-- s/z.md --
+z
+`)
+	c, err = build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}, Source: source.Options{MaxFolderFiles: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, d := range codesOf(c)["reference-missing"] {
+		got = append(got, d.Message)
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `link "z.md" points to a file the skill leaves out`) {
+		t.Errorf("past the file limit, reference-missing: %q, want one, for z.md, saying it is left out", got)
+	}
 }

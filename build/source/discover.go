@@ -209,8 +209,8 @@ type folderSkill struct {
 	files    []File
 	links    map[string]string
 	uasp     []string // .uasp.yaml files directly in the folder
-	dropped  int
-	oversize []File // files over Options.MaxFileBytes
+	dropped  []string // files past Options.MaxFolderFiles
+	oversize []File   // files over Options.MaxFileBytes
 	// unstorable are the paths no archive or site can hold, with why.
 	unstorable [][2]string
 }
@@ -614,7 +614,7 @@ func (w *walker) file(rel string, stamp fsstamp.Stamp, skill *folderSkill) {
 func (s *folderSkill) add(inSkill, real string, stamp fsstamp.Stamp, opt Options) {
 	size := stamp.Size
 	if len(s.files) >= opt.MaxFolderFiles {
-		s.dropped++
+		s.dropped = append(s.dropped, inSkill)
 		return
 	}
 	if size > opt.MaxFileBytes {
@@ -685,9 +685,10 @@ func (w *walker) finishFolder(s *folderSkill) {
 	in.Files = slices.Clip(s.files)
 	sort.Slice(in.Files, func(i, j int) bool { return in.Files[i].Path < in.Files[j].Path })
 	in.FS = &listFS{files: in.Files, dir: s.real, links: s.links}
-	if s.dropped > 0 {
+	if len(s.dropped) > 0 {
+		in.LeftOut = append(in.LeftOut, s.dropped...)
 		in.Diagnostics = append(in.Diagnostics, diag.At(in.Path, diag.Pos{}, diag.Warning, "skill-too-many-files",
-			"the skill folder has more than %d files; %d were left out (the first %d in path order are kept)", w.opt.MaxFolderFiles, s.dropped, w.opt.MaxFolderFiles))
+			"the skill folder has more than %d files; %d were left out (the first %d in path order are kept)", w.opt.MaxFolderFiles, len(s.dropped), w.opt.MaxFolderFiles))
 	}
 	for _, u := range s.unstorable {
 		in.LeftOut = append(in.LeftOut, u[0])
