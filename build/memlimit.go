@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"sync"
 )
 
 // A one-off build's heap holds what grows with the catalog (the skills'
@@ -42,7 +43,37 @@ func memoryLimit(n int) int64 {
 // doubled would run the collector more often for nothing. A live heap
 // over the limit makes it run back to back with or without GOGC, as the
 // limit is the lower goal then.
+//
+// The settings are the process's: builds that overlap share those of
+// the first, and the last to end undoes them.
 func limitMemory(n int) (restore func()) {
+	memoryLimits.Lock()
+	defer memoryLimits.Unlock()
+	if memoryLimits.builds == 0 {
+		memoryLimits.undo = setMemoryLimit(n)
+	}
+	memoryLimits.builds++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			memoryLimits.Lock()
+			defer memoryLimits.Unlock()
+			if memoryLimits.builds--; memoryLimits.builds == 0 {
+				memoryLimits.undo()
+			}
+		})
+	}
+}
+
+// memoryLimits counts the builds under the limit set by the first.
+var memoryLimits struct {
+	sync.Mutex
+	builds int
+	undo   func()
+}
+
+// setMemoryLimit sets what limitMemory says and returns what undoes it.
+func setMemoryLimit(n int) (undo func()) {
 	old := debug.SetMemoryLimit(-1)
 	if old != math.MaxInt64 {
 		return func() {}

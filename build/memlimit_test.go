@@ -56,3 +56,32 @@ func TestLimitMemory(t *testing.T) {
 		t.Errorf("the limit does not grow with the catalog")
 	}
 }
+
+// TestLimitMemoryOverlapping: builds that overlap share the first's
+// settings, and the last to end restores the program's, in any order.
+func TestLimitMemoryOverlapping(t *testing.T) {
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(oldLimit)
+	percent := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(percent)
+
+	first := limitMemory(10_000)
+	second := limitMemory(20_000)
+	first()
+	first() // twice: no effect
+	if got, want := debug.SetMemoryLimit(-1), memoryLimit(10_000); got != want {
+		t.Errorf("limit while the second build runs = %d, want the first's %d", got, want)
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GC percent while the second build runs = %d, want -1", got)
+	}
+	second()
+	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
+		t.Errorf("limit after both = %d, want none", got)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent after both = %d, want 100", got)
+	}
+}
