@@ -39,8 +39,9 @@ The default output is NAME.skill in the current folder; -o names the file,
 or a folder to write NAME.skill into.
 
 Exit status: 0 when written; 1 when the skill has errors (or warnings, with
---strict) or exceeds the archive limits, and nothing is written; 2 on usage
-or I/O failure.`,
+--strict), exceeds the archive limits, or leaves files of the folder out
+(too large, too many, or named so that no archive can hold them), and
+nothing is written; 2 on usage or I/O failure.`,
 		Example: `  skilldex pack skills/pdf-tools
   skilldex pack skills/pdf-tools -o dist/`,
 		Args: argsBetween(1, 1, "one skill folder"),
