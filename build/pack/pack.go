@@ -24,6 +24,7 @@ import (
 
 	"github.com/klauspost/compress/flate"
 
+	"github.com/skilldex/skilldex/build/siteinfo"
 	"github.com/skilldex/skilldex/build/source"
 )
 
@@ -74,7 +75,7 @@ func ReadFiles(fsys fs.FS, paths []string, have func(path string) []byte) ([]Fil
 	return files, nil
 }
 
-func validPath(p string) bool { return fs.ValidPath(p) && p != "." && !strings.Contains(p, "\\") }
+func validPath(p string) bool { return siteinfo.PathProblem(p) == "" }
 
 // WriteFiles writes files to w as a ZIP archive, sorted by path, each under
 // root+"/" (root "" puts them at the top). Two files with one path are an

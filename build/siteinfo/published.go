@@ -45,7 +45,7 @@ const textSuffix = ".txt"
 // rule depends only on each segment and its position, a file never lands
 // where another file or folder of the skill is published.
 func PublishedFile(skillName, rel string) string {
-	if rel == "" || strings.Contains(rel, "\\") || !fs.ValidPath(rel) || rel == "." {
+	if PathProblem(rel) != "" {
 		return ""
 	}
 	segs := strings.Split(rel, "/")
@@ -75,6 +75,24 @@ func reservedName(skillName, name string) bool {
 		}
 	}
 	return strings.EqualFold(name, "SKILL.md") && name != "SKILL.md"
+}
+
+// PathProblem says why rel, the path of a file in its skill, can be
+// neither an archive's entry nor a file of a site, or "". The walker
+// leaves such a file out of its skill, and readers of a site drop such a
+// path.
+func PathProblem(rel string) string {
+	switch {
+	case rel == "" || rel == ".":
+		return "is empty"
+	case !utf8.ValidString(rel):
+		return "is not valid UTF-8"
+	case strings.Contains(rel, `\`):
+		return "holds a backslash, which ZIP archives and Windows read as a folder separator"
+	case !fs.ValidPath(rel):
+		return "is not a relative slash-separated path"
+	}
+	return ""
 }
 
 // NameProblem says why name cannot be a skill's name on a site (its

@@ -119,3 +119,19 @@ func FuzzPublishedFile(f *testing.F) {
 		}
 	})
 }
+
+// TestPathProblem: the paths no archive or site can hold, and some it
+// can.
+func TestPathProblem(t *testing.T) {
+	for rel, bad := range map[string]bool{
+		"scripts/run.py": false, "SKILL.md": false, "a b/ü.txt": false, "x:y": false,
+		"": true, ".": true, `odd\name.txt`: true, "bad\xffname": true, "../x": true, "a//b": true, "/abs": true, "a/": true,
+	} {
+		if got := PathProblem(rel); (got != "") != bad {
+			t.Errorf("PathProblem(%q) = %q", rel, got)
+		}
+		if bad && PublishedFile("s", rel) != "" {
+			t.Errorf("PublishedFile(s, %q) = %q, want none", rel, PublishedFile("s", rel))
+		}
+	}
+}

@@ -126,7 +126,7 @@ func (s *Site) skillFiles(ctx context.Context, name string) (files []File, liste
 		return nil, false, nil
 	}
 	for _, f := range *doc.Files {
-		if !fs.ValidPath(f.Path) || f.Path == "." || strings.Contains(f.Path, `\`) {
+		if siteinfo.PathProblem(f.Path) != "" {
 			continue // no file of a skill has such a path
 		}
 		file := File{Path: f.Path, Bytes: -1, URL: f.URL}

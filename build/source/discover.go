@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/plugin"
@@ -220,15 +219,8 @@ type folderSkill struct {
 // file is left out with a warning rather than failing the build when the
 // skill is packed.
 func (s *folderSkill) leftOut(inSkill string) bool {
-	why := ""
-	switch {
-	case !utf8.ValidString(inSkill):
-		why = "is not valid UTF-8"
-	case strings.Contains(inSkill, `\`):
-		why = "holds a backslash, which ZIP archives and Windows read as a folder separator"
-	case !fs.ValidPath(inSkill):
-		why = "is not a relative slash-separated path"
-	default:
+	why := siteinfo.PathProblem(inSkill)
+	if why == "" {
 		return false
 	}
 	s.unstorable = append(s.unstorable, [2]string{inSkill, why})
