@@ -291,21 +291,11 @@ func closingQuote(line []byte, i int) int {
 // the 1-based line of data, or 1: where a problem the YAML decoder puts on
 // a line, without a column, is shown.
 func FirstColumn(data []byte, line int) int {
-	start := 0
-	for l := 1; l < line; l++ {
-		if start = lineEnd(data, start); start >= len(data) {
-			return 1
-		}
+	i := bytes.IndexFunc(lineOf(data, line), func(r rune) bool { return r != ' ' && r != '\t' })
+	if i < 0 {
+		return 1
 	}
-	for i, c := range data[start:] {
-		if c != ' ' && c != '\t' {
-			if c == '\n' || c == '\r' {
-				return 1
-			}
-			return i + 1
-		}
-	}
-	return 1
+	return i + 1
 }
 
 // Decoder converts nodes to values with a budget shared across calls.
