@@ -228,13 +228,7 @@ func TestEnginesNoteAlike(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var notes []string
-		for _, m := range res.Mistyped {
-			notes = append(notes, m.Note())
-		}
-		for _, c := range res.EmptyFilters {
-			notes = append(notes, index.EmptyFilterNote(c))
-		}
+		notes := index.Notes(res.Mistyped, res.EmptyFilters)
 		if !slices.Equal(notes, core[i].Notes) {
 			t.Errorf("%q: bleve notes %q\nJSON index notes %q", q, notes, core[i].Notes)
 		}

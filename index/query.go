@@ -92,6 +92,20 @@ func (m MistypedFilter) Note() string {
 	return m.Written + " is no filter, so it is searched as words; did you mean " + m.Meant + "?"
 }
 
+// Notes says what in a query may not do what was meant, as skilldex
+// search and the MCP server say it: each mistyped filter's note, then
+// each filter's whose value no skill has.
+func Notes(mistyped []MistypedFilter, emptyFilters []Clause) []string {
+	var notes []string
+	for _, m := range mistyped {
+		notes = append(notes, m.Note())
+	}
+	for _, c := range emptyFilters {
+		notes = append(notes, EmptyFilterNote(c))
+	}
+	return notes
+}
+
 // EmptyFilterNote says that no skill has the value of the filter c, so
 // that the query matches nothing; a value with blanks is quoted, as the
 // query writes it. static/search-core.js emptyFilterNote says the same.

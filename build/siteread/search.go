@@ -92,12 +92,7 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) (*Se
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range res.Mistyped {
-		out.Notes = append(out.Notes, m.Note())
-	}
-	for _, c := range res.EmptyFilters {
-		out.Notes = append(out.Notes, index.EmptyFilterNote(c))
-	}
+	out.Notes = append(out.Notes, index.Notes(res.Mistyped, res.EmptyFilters)...)
 	var docs []int
 	for _, h := range res.Hits[:min(opt.Limit, len(res.Hits))] {
 		docs = append(docs, h.Doc)

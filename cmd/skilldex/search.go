@@ -80,11 +80,8 @@ I/O failure.`,
 			if err != nil {
 				return failure(err)
 			}
-			for _, m := range res.Mistyped {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", m.Note())
-			}
-			for _, c := range res.EmptyFilters {
-				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", index.EmptyFilterNote(c))
+			for _, note := range index.Notes(res.Mistyped, res.EmptyFilters) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "note: %s\n", note)
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
