@@ -7,51 +7,56 @@ import (
 	"testing"
 )
 
-// TestLimitMemory: a build sets the limit its catalog's size calls for
-// and undoes it, and leaves alone a limit the program has.
-func TestLimitMemory(t *testing.T) {
-	old := debug.SetMemoryLimit(-1)
-	defer debug.SetMemoryLimit(old)
-
-	t.Setenv("GOGC", "") // set, then unset: the percent is the program's
+// programSettings gives the test the settings of a program that sets
+// none (no GOGC, no memory limit, GC percent 100), and restores the
+// process's when it ends.
+func programSettings(t *testing.T) {
+	t.Helper()
+	t.Setenv("GOGC", "") // restored when the test ends; unset meanwhile
 	os.Unsetenv("GOGC")
+	limit := debug.SetMemoryLimit(math.MaxInt64)
 	percent := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(percent)
+	t.Cleanup(func() {
+		debug.SetMemoryLimit(limit)
+		debug.SetGCPercent(percent)
+	})
+}
 
-	debug.SetMemoryLimit(math.MaxInt64)
+// checkSettings fails the test unless the memory limit and the GC
+// percent are limit and percent, which it leaves as they are.
+func checkSettings(t *testing.T, when string, limit int64, percent int) {
+	t.Helper()
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Errorf("memory limit %s = %d, want %d", when, got, limit)
+	}
+	if got := debug.SetGCPercent(percent); got != percent {
+		t.Errorf("GC percent %s = %d, want %d", when, got, percent)
+	}
+}
+
+// TestLimitMemory: a build sets the limit its catalog's size calls for,
+// with the collector's percent off unless GOGC is set, and undoes both;
+// it leaves alone a limit the program has.
+func TestLimitMemory(t *testing.T) {
+	programSettings(t)
 	restore := limitMemory(10_000)
-	if got, want := debug.SetMemoryLimit(-1), memoryLimit(10_000); got != want {
-		t.Errorf("limit during the build = %d, want %d", got, want)
-	}
-	if got := debug.SetGCPercent(-1); got != -1 {
-		t.Errorf("GC percent during the build = %d, want -1: the limit alone starts a collection", got)
-	}
+	checkSettings(t, "during the build", memoryLimit(10_000), -1)
 	restore()
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("limit after the build = %d, want none", got)
-	}
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GC percent after the build = %d, want 100", got)
-	}
+	checkSettings(t, "after the build", math.MaxInt64, 100)
 
-	// GOGC set: the build keeps its percent.
 	t.Setenv("GOGC", "200")
 	restore = limitMemory(10_000)
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GC percent during the build with GOGC set = %d, want the program's 100", got)
-	}
+	checkSettings(t, "during the build with GOGC set", memoryLimit(10_000), 100)
 	restore()
+	checkSettings(t, "after the build with GOGC set", math.MaxInt64, 100)
 	os.Unsetenv("GOGC")
 
 	debug.SetMemoryLimit(1 << 30)
 	restore = limitMemory(10_000)
-	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
-		t.Errorf("limit during the build = %d, want the program's 1 GiB", got)
-	}
+	checkSettings(t, "during the build under the program's limit", 1<<30, 100)
 	restore()
-	if got := debug.SetMemoryLimit(-1); got != 1<<30 {
-		t.Errorf("limit after the build = %d, want the program's 1 GiB", got)
-	}
+	checkSettings(t, "after the build under the program's limit", 1<<30, 100)
+
 	if memoryLimit(100_000) <= memoryLimit(10_000) {
 		t.Errorf("the limit does not grow with the catalog")
 	}
@@ -60,28 +65,12 @@ func TestLimitMemory(t *testing.T) {
 // TestLimitMemoryOverlapping: builds that overlap share the first's
 // settings, and the last to end restores the program's, in any order.
 func TestLimitMemoryOverlapping(t *testing.T) {
-	t.Setenv("GOGC", "")
-	os.Unsetenv("GOGC")
-	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
-	defer debug.SetMemoryLimit(oldLimit)
-	percent := debug.SetGCPercent(100)
-	defer debug.SetGCPercent(percent)
-
+	programSettings(t)
 	first := limitMemory(10_000)
 	second := limitMemory(20_000)
 	first()
 	first() // twice: no effect
-	if got, want := debug.SetMemoryLimit(-1), memoryLimit(10_000); got != want {
-		t.Errorf("limit while the second build runs = %d, want the first's %d", got, want)
-	}
-	if got := debug.SetGCPercent(-1); got != -1 {
-		t.Errorf("GC percent while the second build runs = %d, want -1", got)
-	}
+	checkSettings(t, "while the second build runs", memoryLimit(10_000), -1)
 	second()
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Errorf("limit after both = %d, want none", got)
-	}
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GC percent after both = %d, want 100", got)
-	}
+	checkSettings(t, "after both", math.MaxInt64, 100)
 }

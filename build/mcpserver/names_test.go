@@ -2,7 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -59,20 +58,23 @@ Be sharp.
 	}
 	defer session.Close()
 
-	found, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "search_skills", Arguments: map[string]any{"query": "cool"}})
-	if err != nil || found.IsError {
-		t.Fatalf("search_skills: %v %+v", err, found)
-	}
-	if out := found.StructuredContent; !strings.Contains(jsonText(t, out), `"name":"My Cool Skill"`) {
-		t.Errorf("search_skills does not name the skill: %s", jsonText(t, out))
-	}
-	got, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_skill", Arguments: map[string]any{"name": "My Cool Skill"}})
-	if err != nil || got.IsError || !strings.Contains(got.Content[0].(*mcp.TextContent).Text, "Be cool.") {
-		t.Errorf("get_skill: %v %+v", err, got)
-	}
-	sharp, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_skill", Arguments: map[string]any{"name": "C# Tools: Q&A?"}})
-	if err != nil || sharp.IsError || !strings.Contains(sharp.Content[0].(*mcp.TextContent).Text, "Be sharp.") {
-		t.Errorf("get_skill of a name with # : & ?: %v %+v", err, sharp)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"search_skills", map[string]any{"query": "cool"}, `"name":"My Cool Skill"`},
+		{"get_skill", map[string]any{"name": "My Cool Skill"}, "Be cool."},
+		{"get_skill", map[string]any{"name": "C# Tools: Q&A?"}, "Be sharp."},
+	} {
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil || res.IsError || len(res.Content) == 0 {
+			t.Errorf("%s %v: %v %+v", c.tool, c.args, err, res)
+			continue
+		}
+		if text := res.Content[0].(*mcp.TextContent).Text; !strings.Contains(text, c.want) {
+			t.Errorf("%s %v: %.300s\nwant %s in it", c.tool, c.args, text, c.want)
+		}
 	}
 	res, err := session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "skilldex://skills/My%20Cool%20Skill"})
 	if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, "Be cool.") {
@@ -85,13 +87,4 @@ Be sharp.
 			t.Errorf("%s: %v, want error code %d", uri, err, jsonrpc.CodeInvalidParams)
 		}
 	}
-}
-
-func jsonText(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
