@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/index"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
@@ -58,6 +59,19 @@ func corpusSite(t *testing.T) string {
 	return corpusDir
 }
 
+// openCorpus opens the corpus site's bleve index, closed when the test
+// ends, and returns the site too.
+func openCorpus(t *testing.T) (string, *index.Bleve) {
+	t.Helper()
+	site := corpusSite(t)
+	ix, err := index.Open(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return site, ix
+}
+
 // coreScript is static/search-core.js of this checkout.
 func coreScript(tb testing.TB) string {
 	tb.Helper()
@@ -77,11 +91,12 @@ func needNode(tb testing.TB) string {
 
 // coreResult is one answer of `node search-core.js SITE -`.
 type coreResult struct {
-	Names    []string `json:"names"`
-	Bytes    int      `json:"bytes"`
-	Requests int      `json:"requests"`
-	MS       float64  `json:"ms"`
-	Notes    []string `json:"notes"`
+	Names    []string   `json:"names"`
+	Bytes    int        `json:"bytes"`
+	Requests int        `json:"requests"`
+	MS       float64    `json:"ms"`
+	Notes    []string   `json:"notes"`
+	Terms    [][]string `json:"terms"`
 }
 
 // runCore answers queries with the JavaScript core, each from a cold index.

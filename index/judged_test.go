@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -56,17 +57,12 @@ func TestJudgedQueries(t *testing.T) {
 	if len(set) < 60 {
 		t.Fatalf("only %d judged queries", len(set))
 	}
-	site := corpusSite(t)
+	site, ix := openCorpus(t)
 	queries := make([]string, len(set))
 	for i, j := range set {
 		queries[i] = j.Text
 	}
 	core := runCore(t, site, queries, 3)
-	ix, err := index.Open(site)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
 
 	var okJSON, okBleve, disagree int
 	for i, j := range set {
@@ -124,13 +120,8 @@ func TestEnginesAgree(t *testing.T) {
 			queries = append(queries, c)
 		}
 	}
-	site := corpusSite(t)
+	site, ix := openCorpus(t)
 	core := runCore(t, site, queries, searcheval.Depth)
-	ix, err := index.Open(site)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
 	same3, same10 := 0, 0
 	for i, q := range queries {
 		res, err := ix.SearchWith(q, index.SearchOptions{Limit: searcheval.Depth})
@@ -186,12 +177,7 @@ func TestWordAsWrittenIsAForm(t *testing.T) {
 		t.Fatalf("the stems of deploy and deployments are %q and %q: the case no longer tests anything", index.Stem("deploy"), index.Stem("deployments"))
 	}
 	const query, want = "deploy to kubernetes", "k8s-manifest-generator"
-	site := corpusSite(t)
-	ix, err := index.Open(site)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	site, ix := openCorpus(t)
 	res, err := ix.Search(query, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -209,12 +195,7 @@ func TestWordAsWrittenIsAForm(t *testing.T) {
 // filter's name, and a filter whose value no skill has, in the query's
 // order; an exclusion of such a value is no mistake.
 func TestEnginesNoteAlike(t *testing.T) {
-	site := corpusSite(t)
-	ix, err := index.Open(site)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ix.Close()
+	site, ix := openCorpus(t)
 	queries := []string{
 		"review tag:nosuchtag",
 		`pdf source:"no such source" tpye:cli`,
@@ -240,6 +221,58 @@ func TestEnginesNoteAlike(t *testing.T) {
 		}
 		if i == 4 && len(notes) != 6 {
 			t.Errorf("%q: notes %q, want one per filter", q, notes)
+		}
+	}
+}
+
+// TestHitsMarkWhatTheyCounted: each hit's terms are those its score
+// counted, word by word (as --explain shows them), the same in both
+// engines, and its highlights mark those terms alone. A related term that
+// counted for one hit ("bash" for "shell") is no match in another.
+func TestHitsMarkWhatTheyCounted(t *testing.T) {
+	site, ix := openCorpus(t)
+	queries := []string{
+		"my shell script keeps going after a command fails",
+		"send 10 percent of requests to the new version first",
+		"kubernetes manifests",
+		"convert a word document to markdown",
+		`"code review" -python`,
+		"pdf type:cli",
+	}
+	const limit = 5
+	core := runCore(t, site, queries, limit)
+	marked := regexp.MustCompile(`<mark>([^<]*)</mark>`)
+	for i, q := range queries {
+		res, err := ix.SearchWith(q, index.SearchOptions{Limit: limit, Explain: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 {
+			t.Fatalf("%q: no hit", q)
+		}
+		for j, h := range res.Hits {
+			var want []string
+			for _, w := range h.Explanation.Words {
+				if !w.Conversational && w.Term != "" && !slices.Contains(want, w.Term) {
+					want = append(want, w.Term)
+				}
+			}
+			if !slices.Equal(h.Terms, want) {
+				t.Errorf("%q, %s: terms %q, explanation's %q", q, h.Name, h.Terms, want)
+			}
+			if j < len(core[i].Terms) && !slices.Equal(h.Terms, core[i].Terms[j]) {
+				t.Errorf("%q, %s: bleve's terms %q, JSON index's %q", q, h.Name, h.Terms, core[i].Terms[j])
+			}
+			for f, frags := range h.Highlights {
+				for _, fr := range frags {
+					for _, m := range marked.FindAllStringSubmatch(fr, -1) {
+						word := index.Fold(m[1])
+						if !slices.Contains(h.Terms, index.Stem(word)) && !slices.Contains(h.Terms, word) {
+							t.Errorf("%q, %s: %s marks %q, which it did not count (counted %q)", q, h.Name, f, m[1], h.Terms)
+						}
+					}
+				}
+			}
 		}
 	}
 }

@@ -313,6 +313,40 @@ func (mt *matcher) matches(w Word, exact bool) ([]Key, error) {
 	return keys, nil
 }
 
+// CountedTerms returns the terms document d counted for the query's
+// content words: for each word, the key that gave d its best score, as
+// Rank chose it. A hit's highlights mark these, not every term the query
+// matched somewhere: a related term that counted for one hit is no match
+// in another. Conversational words are left out; they count too little
+// to be worth marking.
+func (r *Ranking) CountedTerms(ctx context.Context, src TermSource, d int32) ([]string, error) {
+	m := src.Model()
+	var terms []string
+	for i, w := range r.Words {
+		if w.Conversational {
+			continue
+		}
+		best, bestScore := "", 0.0
+		for _, k := range r.Keys[i] {
+			ps, err := k.Entry.Postings(ctx, m.HeadOf(k.Kind, r.Full))
+			if err != nil {
+				return nil, err
+			}
+			j, found := slices.BinarySearchFunc(ps, d, func(p Posting, d int32) int { return cmp.Compare(p.Doc, d) })
+			if !found {
+				continue
+			}
+			if s := k.Entry.IDF * k.Factor * src.Weight(ps[j].Level); best == "" || s > bestScore {
+				best, bestScore = k.Entry.Term, s
+			}
+		}
+		if best != "" && !slices.Contains(terms, best) {
+			terms = append(terms, best)
+		}
+	}
+	return terms, nil
+}
+
 // HeadOf is how many postings of a key of kind k count (0: all).
 func (m *Model) HeadOf(k KeyKind, full bool) int {
 	switch k {

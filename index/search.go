@@ -173,6 +173,9 @@ type Hit struct {
 	Tags        []string            `json:"tags,omitempty"`
 	URL         string              `json:"url,omitempty"`
 	Highlights  map[string][]string `json:"highlights,omitempty"`
+	// Terms are the terms the hit counted for the query's content words
+	// (Ranking.CountedTerms): what Highlights mark.
+	Terms []string `json:"terms,omitempty"`
 	// Explanation says how Score was made, with SearchOptions.Explain.
 	Explanation *Explanation `json:"explanation,omitempty"`
 }
@@ -243,7 +246,7 @@ func (b *Bleve) SearchWith(q string, opt SearchOptions) (*Result, error) {
 
 // fillHits adds the hits of top to out, in order, with their stored
 // fields and highlights: one bleve search for the documents of top, on
-// the text fields, for the terms the query's words matched.
+// the text fields, for the terms each counted (Ranking.CountedTerms).
 func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Result) error {
 	if len(top) == 0 {
 		return nil
@@ -256,21 +259,29 @@ func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Res
 		}
 		ids[i] = id
 	}
+	// Each document matches through its own ID; its highlights come from
+	// the branch of the terms it counted, which no other document matches.
 	highlighted := []string{"name", "description", "triggers", "tags", "capabilities", "keywords", "intents"}
 	alts := []query.Query{query.NewDocIDQuery(ids)}
-	seen := map[string]bool{}
-	for _, keys := range r.Keys {
-		for _, k := range keys {
-			if seen[k.Entry.Term] {
-				continue
-			}
-			seen[k.Entry.Term] = true
+	counted := make([][]string, len(top))
+	for i, h := range top {
+		terms, err := r.CountedTerms(context.Background(), src, h.Doc)
+		if err != nil {
+			return err
+		}
+		counted[i] = terms
+		if len(terms) == 0 {
+			continue
+		}
+		var tqs []query.Query
+		for _, t := range terms {
 			for _, f := range highlighted {
-				tq := query.NewTermQuery(k.Entry.Term)
+				tq := query.NewTermQuery(t)
 				tq.SetField(f)
-				alts = append(alts, tq)
+				tqs = append(tqs, tq)
 			}
 		}
+		alts = append(alts, query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids[i : i+1]), query.NewDisjunctionQuery(tqs)}))
 	}
 	bq := query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), query.NewDisjunctionQuery(alts)})
 	req := bleve.NewSearchRequestOptions(bq, len(ids), 0, false)
@@ -290,7 +301,7 @@ func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Res
 		if h == nil {
 			return fmt.Errorf("bleve index: skill %s is ranked but has no document", id)
 		}
-		hit := Hit{Name: id, Score: top[i].Score, Highlights: map[string][]string{}}
+		hit := Hit{Name: id, Score: top[i].Score, Highlights: map[string][]string{}, Terms: counted[i]}
 		hit.Description, _ = h.Fields["description"].(string)
 		hit.URL, _ = h.Fields["url"].(string)
 		hit.Type = first(h.Fields[facetField("type")])

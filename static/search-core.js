@@ -7,9 +7,10 @@
 //
 //   node static/search-core.js SITE_DIR QUERY
 //
-// prints {"names": [...], "bytes": N, "requests": N}: the ranked names of
-// the first results and what answering the query downloaded (gzip sizes,
-// as a static host serves them).
+// prints {"names": [...], "terms": [[...], ...], "bytes": N, "requests": N}:
+// the ranked names of the first results, the terms each counted (which
+// its highlights mark), and what answering the query downloaded (gzip
+// sizes, as a static host serves them).
 //
 // Tokens, stemming and the query syntax must stay identical to
 // index/analyze.go, index/porter.go and index/query.go, and the ranking
@@ -662,9 +663,11 @@ export class Index {
    * the values of every facet), sort ("relevance" or "name"), full (count
    * every document of a term, not only the head; implied by filters,
    * required and excluded words, phrases and sorting by name). Returns
-   * {hits: [{doc, score}], total, approximate, terms, words, mistyped,
-   * emptyFilters} (mistyped: parseQuery's; emptyFilters: the query's
-   * filter clauses whose value no document has).
+   * {hits: [{doc, score}], total, approximate, terms, termsOf, words,
+   * mistyped, emptyFilters} (terms: every term the words matched;
+   * termsOf(doc): those doc counted, which its highlights mark;
+   * mistyped: parseQuery's; emptyFilters: the query's filter clauses
+   * whose value no document has).
    */
   async search(query, opts = {}) {
     const m = await this.init();
@@ -729,13 +732,15 @@ export class Index {
 
     const scores = new Map(); // doc -> [sum, words matched]
     const terms = [];
-    let counted = 0;
+    const counted = []; // per content word: doc -> the term it counted with
+    let contentWords = 0;
     for (let wi = 0; wi < ws.length; wi++) {
       const keys = allKeys[wi];
       if (ws[wi].stop && keys.size === 0) continue;
       const conv = ws[wi].conversational ? model.conversational : 1;
-      if (!ws[wi].conversational) counted++;
+      if (!ws[wi].conversational) contentWords++;
       const best = new Map();
+      const bestTerm = new Map();
       const own = new Set(); // matched by a key other than a related term
       for (const k of keys.values()) {
         terms.push(k.entry.key);
@@ -746,11 +751,15 @@ export class Index {
             if (!ok(d)) continue;
             const s = w * this.weights[qs[i]];
             const had = best.get(d);
-            if (had === undefined || had < s) best.set(d, s);
+            if (had === undefined || had < s) {
+              best.set(d, s);
+              bestTerm.set(d, k.entry.key);
+            }
             if (k.kind !== RELATED) own.add(d);
           }
         }
       }
+      if (!ws[wi].conversational) counted.push(bestTerm);
       for (const [d, s] of best) {
         const cur = scores.get(d);
         const k = !ws[wi].conversational && own.has(d) ? 1 : 0;
@@ -769,7 +778,7 @@ export class Index {
     if (ws.length === 0) {
       hits = allowed ? [...allowed].filter(ok).map((doc) => ({ doc, score: 0 })) : [];
     } else {
-      const n = Math.max(counted, 1);
+      const n = Math.max(contentWords, 1);
       hits = [];
       for (const [doc, [sum, k]] of scores) hits.push({ doc, score: (sum * k) / n });
     }
@@ -779,7 +788,10 @@ export class Index {
         hits.sort((a, b) => byName(a.doc, b.doc));
       }
     } else hits.sort((a, b) => b.score - a.score || a.doc - b.doc);
-    return { hits, total: hits.length, approximate: approximate.value, terms: [...new Set(terms)], words: ws, mistyped: pq.mistyped, emptyFilters };
+    // termsOf(doc): the terms doc counted for the content words, as
+    // index.Ranking.CountedTerms: what its highlights mark.
+    const termsOf = (doc) => [...new Set(counted.map((m) => m.get(doc)).filter((t) => t !== undefined))];
+    return { hits, total: hits.length, approximate: approximate.value, terms: [...new Set(terms)], termsOf, words: ws, mistyped: pq.mistyped, emptyFilters };
   }
 
   /** cards returns the result cards of docs, in order. */
@@ -863,7 +875,7 @@ async function main(argv) {
     const res = await index.search(q);
     const cards = await index.cards(res.hits.slice(0, limit).map((h) => h.doc));
     const ms = performance.now() - start;
-    const out = { names: cards.map((c) => c && c.name), bytes, requests };
+    const out = { names: cards.map((c) => c && c.name), terms: res.hits.slice(0, limit).map((h) => res.termsOf(h.doc)), bytes, requests };
     const notes = [...res.mistyped.map(mistypedNote), ...res.emptyFilters.map(emptyFilterNote)];
     if (notes.length) out.notes = notes;
     if (query === '-') out.ms = Math.round(ms * 1000) / 1000;

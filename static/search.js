@@ -25,10 +25,10 @@ function el(tag, attrs, ...children) {
   return n;
 }
 
-/** marked returns text with the runs that match as <mark> elements. */
-function marked(text, res) {
+/** marked returns text with the runs that match as <mark> elements: the terms doc counted. */
+function marked(text, res, doc) {
   const frag = document.createDocumentFragment();
-  for (const [s, hit] of highlight(text || '', res.terms, res.words)) {
+  for (const [s, hit] of highlight(text || '', res.termsOf(doc), res.words)) {
     frag.append(hit ? el('mark', null, s) : document.createTextNode(s));
   }
   return frag;
@@ -135,8 +135,9 @@ function start() {
     const docs = res.hits.slice(shown, shown + PAGE).map((h) => h.doc);
     const cards = await index.cards(docs);
     if (my !== seq) return;
-    for (const c of cards) {
+    for (const [j, c] of cards.entries()) {
       if (!c) continue;
+      const doc = docs[j];
       const i = shown++;
       const href = base + c.page;
       const labels = el('span', { class: 'search-labels' });
@@ -147,8 +148,8 @@ function start() {
       const li = el(
         'li',
         { id: 'search-result-' + i, class: 'search-result' },
-        el('a', { href }, el('span', { class: 'search-name' }, marked(c.name, res))),
-        el('p', { class: 'search-description' }, marked(c.description, res)),
+        el('a', { href }, el('span', { class: 'search-name' }, marked(c.name, res, doc))),
+        el('p', { class: 'search-description' }, marked(c.description, res, doc)),
         labels,
         tags,
       );

@@ -2,6 +2,7 @@ package browsertest_test
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -89,5 +90,42 @@ func TestPluginPagesAndFacet(t *testing.T) {
 	check(t, tab, tab.Wait(waitResults))
 	if got := names(results(t, tab)); !slices.Equal(got, after) {
 		t.Errorf("plugin:%s kubernetes shows %q, the facet %q", plugin, got, after)
+	}
+}
+
+// TestSearchMarksWhatEachResultCounted: a result marks the words it was
+// ranked for, not every word some other result matched. On the corpus,
+// "convert a word document to markdown" finds "xlsx", "mermaid" and
+// "format" as related terms of the query's words; the first five results
+// were ranked for "convert", "word", "document" and "markdown" alone, so
+// none marks those (results further down may have counted one), and the
+// first four, whose descriptions say Markdown, mark it.
+func TestSearchMarksWhatEachResultCounted(t *testing.T) {
+	srv := corpus(t)
+	_, b := demo(t)
+	tab := browsertest.NewTab(t, b, srv.Origin)
+	check(t, tab, tab.Visit(srv.Page("search/?q="+url.QueryEscape("convert a word document to markdown"))))
+	check(t, tab, tab.Wait(waitResults))
+	type card struct {
+		Name   string
+		Marked []string
+	}
+	cards, err := browsertest.Eval[[]card](tab, `[...document.querySelectorAll('#search-results li')].map(li => ({
+	name: li.querySelector('.search-name').textContent,
+	marked: [...li.querySelectorAll('mark')].map(m => m.textContent.toLowerCase()),
+}))`)
+	check(t, tab, err)
+	if len(cards) < 5 {
+		t.Fatalf("%d results, want at least 5", len(cards))
+	}
+	for i, c := range cards[:5] {
+		for _, m := range c.Marked {
+			if m == "xlsx" || m == "mermaid" || m == "format" || m == "comprehensive" {
+				t.Errorf("%s marks %q, which it was not ranked for (marks %q)", c.Name, m, c.Marked)
+			}
+		}
+		if i < 4 && !slices.Contains(c.Marked, "markdown") {
+			t.Errorf("%s marks %q, want markdown among them", c.Name, c.Marked)
+		}
 	}
 }
