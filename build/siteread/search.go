@@ -69,6 +69,7 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) (*Se
 	out := &SearchResult{}
 	ix := jsonsearch.New(s.indexFile)
 	var filters []jsonsearch.Filter
+	var noted []index.Clause // the options' filters already noted as matching nothing
 	for _, f := range []struct{ facet, what, value string }{{"type", "of the type", opt.Type}, {"tags", "tagged", opt.Tag}, {"plugin", "in the plugin", opt.Plugin}} {
 		if f.value == "" {
 			continue
@@ -85,6 +86,7 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) (*Se
 		}
 		if nums[0] == -1 {
 			out.Notes = append(out.Notes, fmt.Sprintf("no skill of the catalog is %s %q", f.what, f.value))
+			noted = append(noted, index.Clause{Facet: f.facet, Value: f.value})
 		}
 		filters = append(filters, jsonsearch.Filter{ID: f.facet, Values: nums})
 	}
@@ -92,7 +94,13 @@ func (s *Site) Search(ctx context.Context, query string, opt SearchOptions) (*Se
 	if err != nil {
 		return nil, err
 	}
-	out.Notes = append(out.Notes, index.Notes(res.Mistyped, res.EmptyFilters)...)
+	// The same filter in the options and in the query is noted once.
+	empty := slices.DeleteFunc(res.EmptyFilters, func(c index.Clause) bool {
+		return slices.ContainsFunc(noted, func(n index.Clause) bool {
+			return n.Facet == c.Facet && strings.EqualFold(n.Value, c.Value)
+		})
+	})
+	out.Notes = append(out.Notes, index.Notes(res.Mistyped, empty)...)
 	var docs []int
 	for _, h := range res.Hits[:min(opt.Limit, len(res.Hits))] {
 		docs = append(docs, h.Doc)

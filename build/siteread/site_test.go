@@ -195,6 +195,7 @@ func TestSearch(t *testing.T) {
 		`csv plugin:"a b"`: {SearchOptions{}, `no skill of the catalog has plugin:"a b", so nothing matches`},
 		"csv -tag:nope":    {SearchOptions{}, ""},
 		"csv tag:CSV":      {SearchOptions{}, ""},
+		"csv tag:Nope":     {SearchOptions{Tag: "nope"}, `no skill of the catalog is tagged "nope"`},
 	} {
 		if c.note == "" {
 			if res := search(q, c.opt); len(res.Notes) > 0 || len(res.Hits) == 0 {
