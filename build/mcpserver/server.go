@@ -36,7 +36,9 @@ const (
 // SearchInput is search_skills' input.
 type SearchInput struct {
 	Query string `json:"query" jsonschema:"what the skill should do, in words (the last word also matches as a prefix, a misspelt word its nearest spelling); the site's search syntax too: \"a phrase\", +word (required), -word (excluded), type:cli, tag:x, source:x, plugin:x"`
-	Limit int    `json:"limit,omitempty" jsonschema:"how many skills to return, 1 to 50 (default 10)"`
+	// Limit is a pointer so that 0, which is refused, is told apart from
+	// no limit given.
+	Limit *int   `json:"limit,omitempty" jsonschema:"how many skills to return, 1 to 50 (default 10)"`
 	Type  string `json:"type,omitempty" jsonschema:"keep skills of this UASP type: cli, api, knowledge or hybrid"`
 	Tag   string `json:"tag,omitempty" jsonschema:"keep skills with this tag"`
 	// Plugin keeps the skills of one plugin of the catalog's marketplaces.
@@ -92,10 +94,14 @@ func New(site *siteread.Site, version string) *mcp.Server {
 		Description: "Find the skills of the catalog for a task: ranked skills with their name, description, page URL and, when the skills CLI can install it, the install command.",
 		Annotations: readOnly,
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, in SearchInput) (*mcp.CallToolResult, SearchOutput, error) {
-		if in.Limit < 0 || in.Limit > MaxLimit {
-			return nil, SearchOutput{}, fmt.Errorf("limit is %d; give 1 to %d", in.Limit, MaxLimit)
+		limit := 10
+		if in.Limit != nil {
+			limit = *in.Limit
 		}
-		res, err := site.Search(ctx, in.Query, siteread.SearchOptions{Limit: in.Limit, Type: in.Type, Tag: in.Tag, Plugin: in.Plugin})
+		if limit < 1 || limit > MaxLimit {
+			return nil, SearchOutput{}, fmt.Errorf("limit is %d; give 1 to %d", limit, MaxLimit)
+		}
+		res, err := site.Search(ctx, in.Query, siteread.SearchOptions{Limit: limit, Type: in.Type, Tag: in.Tag, Plugin: in.Plugin})
 		if err != nil {
 			return nil, SearchOutput{}, err
 		}

@@ -31,6 +31,7 @@ func mcpScenario(site string) mcpclient.Scenario {
 			call("search-cli", "search_skills", map[string]any{"query": "browser", "type": "cli", "limit": 3}),
 			call("search-plugin", "search_skills", map[string]any{"query": "notes", "plugin": "Release-Tools"}),
 			call("search-limit", "search_skills", map[string]any{"query": "skills", "limit": 500}),
+			call("search-zero", "search_skills", map[string]any{"query": "skills", "limit": 0}),
 			call("query", "query_skill", map[string]any{"query": "agent-browser:commands.click"}),
 			call("query-deep", "query_skill", map[string]any{"query": "agent-browser:commands.record.start.args.file.type"}),
 			call("query-filter", "query_skill", map[string]any{"query": "stripe-best-practices:decisions?when=*Charges*"}),
@@ -119,6 +120,9 @@ func checkMCP(t *testing.T, res *mcpclient.Result, base, content string) {
 	}
 	if c := res.Calls["search-limit"]; !c.IsError || !strings.Contains(c.Text, "give 1 to 50") {
 		t.Errorf("a limit of 500: %+v", c)
+	}
+	if c := res.Calls["search-zero"]; !c.IsError || !strings.Contains(c.Text, "limit is 0; give 1 to 50") {
+		t.Errorf("a limit of 0: %+v", c)
 	}
 
 	// query_skill answers what skilldex query prints for the sources.
