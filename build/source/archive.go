@@ -92,7 +92,7 @@ func readArchive(file, disp string, lim ArchiveLimits) (files map[string][]byte,
 		if !zf.Mode().IsDir() && !zf.Mode().IsRegular() {
 			return fail("archive-unsafe-path", "entry %q is not a regular file (mode %v)", name, zf.Mode())
 		}
-		if clean == "" || strings.HasPrefix(clean, "__MACOSX/") || clean == "__MACOSX" || path.Base(clean) == ".DS_Store" {
+		if clean == "" || IsJunk(clean) {
 			continue
 		}
 		if zf.Mode().IsDir() || strings.HasSuffix(name, "/") {

@@ -214,11 +214,15 @@ type folderSkill struct {
 	unstorable [][2]string
 }
 
-// leftOut reports whether the file inSkill cannot be part of the skill
-// because no archive or site can hold its path, and records why: such a
-// file is left out with a warning rather than failing the build when the
-// skill is packed.
+// leftOut reports whether the file inSkill is no part of the skill: an
+// operating system's or editor's file (IsJunk), left out silently, or a
+// path no archive or site can hold, whose reason it records: such a file
+// is left out with a warning rather than failing the build when the skill
+// is packed.
 func (s *folderSkill) leftOut(inSkill string) bool {
+	if IsJunk(inSkill) {
+		return true
+	}
 	why := siteinfo.PathProblem(inSkill)
 	if why == "" {
 		return false
