@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,6 +20,7 @@ type ghStep struct {
 	Uses string            `yaml:"uses"`
 	Run  string            `yaml:"run"`
 	Env  map[string]string `yaml:"env"`
+	With map[string]string `yaml:"with"`
 }
 
 // installLine is how the workflow and the action install skilldex: once,
@@ -190,5 +192,57 @@ func TestPagesWorkflowAndActionRun(t *testing.T) {
 	strict.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "STRICT=true", "SOURCES=skills")
 	if out, err := strict.CombinedOutput(); err == nil || !strings.Contains(string(out), "::error file=skills/warn/SKILL.md") {
 		t.Errorf("the strict action's validation passed a warning: %v\n%s", err, out)
+	}
+}
+
+// actionInputs are the inputs of the actions the Pages workflow uses, at
+// the versions it pins, as their action.yml files declare them. An input
+// an action does not have is only warned about on every run, and does
+// nothing: upload-pages-artifact@v3 has no include-hidden-files, and v4
+// drops every dot-file (.nojekyll, .well-known/) whatever it is given.
+// Bumping a pin means reading that version's action.yml and this table.
+var actionInputs = map[string][]string{
+	"actions/checkout@v4":              {"repository", "ref", "token", "ssh-key", "ssh-known-hosts", "ssh-strict", "ssh-user", "persist-credentials", "path", "clean", "filter", "sparse-checkout", "sparse-checkout-cone-mode", "fetch-depth", "fetch-tags", "show-progress", "lfs", "submodules", "set-safe-directory", "github-server-url", "allow-unsafe-pr-checkout"},
+	"actions/setup-go@v5":              {"go-version", "go-version-file", "check-latest", "token", "cache", "cache-dependency-path", "architecture"},
+	"actions/configure-pages@v5":       {"static_site_generator", "generator_config_file", "token", "enablement"},
+	"actions/upload-pages-artifact@v5": {"name", "path", "retention-days", "include-hidden-files"},
+	"actions/deploy-pages@v4":          {"token", "timeout", "error_count", "reporting_interval", "artifact_name", "preview"},
+}
+
+// TestPagesWorkflowInputsExist: every action the workflow skilldex init
+// writes is pinned at a version whose inputs actionInputs lists, and is
+// given only those.
+func TestPagesWorkflowInputsExist(t *testing.T) {
+	data, err := initFS.ReadFile("initfs/pages.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var workflow struct {
+		Jobs map[string]struct{ Steps []ghStep }
+	}
+	if err := yaml.Unmarshal(data, &workflow); err != nil {
+		t.Fatal(err)
+	}
+	uses := 0
+	for job, j := range workflow.Jobs {
+		for _, s := range j.Steps {
+			if s.Uses == "" {
+				continue
+			}
+			uses++
+			inputs, ok := actionInputs[s.Uses]
+			if !ok {
+				t.Errorf("%s: %s is not in actionInputs: read its action.yml and add its inputs", job, s.Uses)
+				continue
+			}
+			for k := range s.With {
+				if !slices.Contains(inputs, k) {
+					t.Errorf("%s: %s has no input %q", job, s.Uses, k)
+				}
+			}
+		}
+	}
+	if uses < 5 {
+		t.Errorf("%d steps use actions, want at least 5", uses)
 	}
 }
