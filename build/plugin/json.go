@@ -160,10 +160,31 @@ func (p *parser) explain(err error) *syntaxError {
 	}
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
+		off := min(int(se.ByteOffset), len(p.text))
+		if hint := commaHint(p.text, off); hint != "" {
+			return &syntaxError{off, hint}
+		}
 		msg := strings.TrimPrefix(se.Err.Error(), "jsontext: ")
-		return &syntaxError{min(int(se.ByteOffset), len(p.text)), msg}
+		return &syntaxError{off, msg}
 	}
 	return &syntaxError{0, err.Error()}
+}
+
+// commaHint explains a comma at off that starts no value, the commonest
+// mistake in a hand-edited manifest: one after the last member or item
+// (JavaScript allows it, JSON does not), or a second one in a row.
+func commaHint(text []byte, off int) string {
+	if off >= len(text) || text[off] != ',' {
+		return ""
+	}
+	after := bytes.TrimLeft(text[off+1:], " \t\r\n")
+	if len(after) > 0 && (after[0] == '}' || after[0] == ']') {
+		return fmt.Sprintf("a comma before %c: JSON allows none after the last member or item; remove it", after[0])
+	}
+	if before := bytes.TrimRight(text[:off], " \t\r\n"); len(before) > 0 && before[len(before)-1] == ',' {
+		return "a second comma in a row: remove one"
+	}
+	return ""
 }
 
 // lineStarts returns the offset of every line's first byte. A line ends

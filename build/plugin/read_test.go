@@ -311,3 +311,28 @@ func TestPosInAnyOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCommaHints: a comma that starts no value is explained, at the comma:
+// one after the last member or item, or a second one in a row. Other
+// syntax errors keep the decoder's words.
+func TestCommaHints(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{`{"name": "m",}`, "a comma before }: JSON allows none after the last member or item; remove it"},
+		{"[ {\"a\": 1},\r\n ]", "a comma before ]: JSON allows none after the last member or item; remove it"},
+		{`{"a": [1, 2, ], "b": 1}`, "a comma before ]: JSON allows none after the last member or item; remove it"},
+		{`{"a": 1, , "b": 2}`, "a second comma in a row: remove one"},
+		{`{"a": 1 "b": 2}`, `invalid character '"' after object value (expecting ',' or '}')`},
+	} {
+		_, err := parseDocument("f.json", []byte(c.text))
+		if err == nil {
+			t.Errorf("%q parsed", c.text)
+			continue
+		}
+		if err.msg != c.want {
+			t.Errorf("%q: %q, want %q", c.text, err.msg, c.want)
+		}
+		if strings.HasPrefix(c.want, "a ") && c.text[err.offset] != ',' {
+			t.Errorf("%q: at %q, want the comma", c.text, c.text[err.offset:])
+		}
+	}
+}
