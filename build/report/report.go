@@ -170,13 +170,9 @@ func JSON(w io.Writer, c *catalog.Catalog) error {
 func GitHub(w io.Writer, c *catalog.Catalog) error {
 	for _, d := range allDiagnostics(c) {
 		level := map[diag.Severity]string{diag.Error: "error", diag.Warning: "warning", diag.Info: "notice"}[d.Severity]
-		file, entry, inArchive := strings.Cut(d.File, "!/")
-		msg := d.Message
-		if inArchive {
-			msg = entry + ": " + msg
-		}
+		file, msg, inArchive := annotation(d)
 		props := []string{"file=" + ghProperty(file)}
-		if d.Line > 0 {
+		if d.Line > 0 && !inArchive {
 			props = append(props, fmt.Sprintf("line=%d", d.Line))
 			if d.Column > 0 {
 				props = append(props, fmt.Sprintf("col=%d", d.Column))
@@ -189,6 +185,24 @@ func GitHub(w io.Writer, c *catalog.Catalog) error {
 	}
 	_, err := fmt.Fprintln(w, SummaryLine(c.Summarize()))
 	return err
+}
+
+// annotation returns the file an annotation of d is on, and its message.
+// A finding on a file inside an archive is on the archive, which has no
+// lines to point at (inArchive): the message starts with the entry's
+// path and the position in it.
+func annotation(d diag.Diagnostic) (file, msg string, inArchive bool) {
+	file, entry, inArchive := strings.Cut(d.File, "!/")
+	if !inArchive {
+		return file, d.Message, false
+	}
+	switch {
+	case d.Line > 0 && d.Column > 0:
+		entry = fmt.Sprintf("%s:%d:%d", entry, d.Line, d.Column)
+	case d.Line > 0:
+		entry = fmt.Sprintf("%s:%d", entry, d.Line)
+	}
+	return file, entry + ": " + d.Message, true
 }
 
 // ghData escapes a workflow command's message.

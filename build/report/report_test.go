@@ -1,10 +1,12 @@
 package report
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -215,5 +217,46 @@ func TestSummaryLineCounts(t *testing.T) {
 	want := "10,000 skills: 9,000 approved, 1,000 caution, 0 rejected, 1,200 shadowed; 0 errors, 28,050 warnings, 1 info"
 	if got != want {
 		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestArchiveFindingsHaveNoLineOnTheArchive: a finding on a file inside
+// an archive is annotated on the archive without a line (the archive's
+// lines are not the entry's), and its message keeps the entry's path and
+// position, in the GitHub commands and in SARIF alike.
+func TestArchiveFindingsHaveNoLineOnTheArchive(t *testing.T) {
+	dir := t.TempDir()
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	f, _ := zw.Create("bad/SKILL.md")
+	f.Write([]byte("---\nname: bad\ndescription: \"unclosed\n---\nbody\n"))
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "bad.skill"), zbuf.Bytes(), 0o644)
+	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gh, sarif bytes.Buffer
+	if err := GitHub(&gh, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := SARIF(&sarif, c, "test"); err != nil {
+		t.Fatal(err)
+	}
+	annotated := 0
+	for _, line := range strings.Split(gh.String(), "\n") {
+		if !strings.Contains(line, "file="+ghProperty(filepath.Join(dir, "bad.skill"))) {
+			continue
+		}
+		annotated++
+		if strings.Contains(line, ",line=") || !strings.Contains(line, "::bad/SKILL.md:3:") {
+			t.Errorf("an archive's finding: %s", line)
+		}
+	}
+	if annotated == 0 {
+		t.Errorf("no annotation on bad.skill in\n%s", gh.String())
+	}
+	if strings.Contains(sarif.String(), `"region"`) || !strings.Contains(sarif.String(), `"text": "bad/SKILL.md:3:`) {
+		t.Errorf("SARIF of an archive's finding:\n%s", sarif.String())
 	}
 }

@@ -102,11 +102,7 @@ func SARIF(w io.Writer, c *catalog.Catalog, version string) error {
 	}
 	results := []sarifResult{}
 	for _, d := range allDiagnostics(c) {
-		file, entry, inArchive := strings.Cut(d.File, "!/")
-		msg := d.Message
-		if inArchive {
-			msg = entry + ": " + msg
-		}
+		file, msg, inArchive := annotation(d)
 		loc := sarifLocation{PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: sarifURI(file)}}}
 		if d.Line > 0 && !inArchive {
 			loc.PhysicalLocation.Region = &sarifRegion{StartLine: d.Line, StartColumn: d.Column}
