@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skilldex/skilldex/build/diag"
 )
@@ -62,7 +63,8 @@ func LocalLinks(body []byte, bodyLine int) []LocalLink {
 			if target == "" {
 				continue
 			}
-			out = append(out, LocalLink{Target: path.Clean(target), Raw: l[m[2]:m[3]], Line: bodyLine + i, Column: m[0] + 1})
+			// Columns count characters, as build/skill's positions do.
+			out = append(out, LocalLink{Target: path.Clean(target), Raw: l[m[2]:m[3]], Line: bodyLine + i, Column: utf8.RuneCount(line[:m[0]]) + 1})
 		}
 	}
 	return out

@@ -4,8 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -627,5 +629,23 @@ z
 	}
 	if len(got) != 1 || !strings.Contains(got[0], `link "z.md" points to a file the skill leaves out`) {
 		t.Errorf("past the file limit, reference-missing: %q, want one, for z.md, saying it is left out", got)
+	}
+}
+
+// TestLinkColumnInCharacters: a link's column counts characters, as an
+// editor shows them and the other findings count, not bytes; a code span
+// with non-ASCII text before the link counts the same way.
+func TestLinkColumnInCharacters(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), "-- s/SKILL.md --\n---\nname: s\ndescription: A skill whose links follow accented letters and an emoji.\n---\nCafé 🎉 [x](missing.md)\n`é` ü [y](gone.md)\n")
+	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range codesOf(c)["reference-missing"] {
+		got = append(got, fmt.Sprintf("%d:%d", d.Line, d.Column))
+	}
+	if want := []string{"5:8", "6:7"}; !slices.Equal(got, want) {
+		t.Errorf("reference-missing at %q, want %q", got, want)
 	}
 }
