@@ -3,6 +3,7 @@ package source
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -198,4 +199,30 @@ func FuzzReadArchive(f *testing.F) {
 			t.Fatalf("inflated %d bytes, more than the limit", total)
 		}
 	})
+}
+
+// TestArchiveWithoutSkillMDSaysWhatItHas: an archive whose SKILL.md is
+// not where one is read says where its SKILL.md files are.
+func TestArchiveWithoutSkillMDSaysWhatItHas(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		entries []zipEntry
+		want    string
+	}{
+		{"two.skill", []zipEntry{{name: "a/SKILL.md", body: skillMD}, {name: "b/SKILL.md", body: skillMD}},
+			"but has 2: a/SKILL.md, b/SKILL.md; an archive holds one skill, so pack each skill folder on its own"},
+		{"deep.skill", []zipEntry{{name: "skills/a/SKILL.md", body: skillMD}, {name: "README.md", body: "x"}},
+			"but has skills/a/SKILL.md; put that skill's folder at the archive's root, alone"},
+		{"none.skill", []zipEntry{{name: "data.csv", body: "a,b"}}, "under a single root folder; add one"},
+	} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, c.name), makeZip(t, c.entries), 0o644)
+		res, err := Discover(context.Background(), []string{dir}, DefaultOptions)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Inputs) != 1 || len(res.Inputs[0].Diagnostics) != 1 || !strings.Contains(res.Inputs[0].Diagnostics[0].Message, c.want) {
+			t.Errorf("%s: %+v, want a finding saying %q", c.name, res.Inputs, c.want)
+		}
+	}
 }

@@ -772,10 +772,34 @@ func (w *walker) addArchive(disp, name, rel string) {
 		if strings.EqualFold(path.Ext(name), ".zip") {
 			return // a .zip without a skill is some other archive
 		}
-		in.Diagnostics = append(in.Diagnostics, diag.At(disp, diag.Pos{}, diag.Error, "archive-no-skill-md",
-			"the archive has no SKILL.md at its root or under a single root folder; add one"))
+		in.Diagnostics = append(in.Diagnostics, diag.At(disp, diag.Pos{}, diag.Error, "archive-no-skill-md", "%s", noSkillMD(in.Files)))
 	}
 	w.res.Inputs = append(w.res.Inputs, in)
+}
+
+// noSkillMD says what an archive without a SKILL.md where one is read
+// has instead: SKILL.md files deeper in, or in several root folders (a
+// .skill archive holds one skill), or none at all.
+func noSkillMD(files []File) string {
+	var found []string
+	for _, f := range files {
+		if strings.EqualFold(path.Base(f.Path), "SKILL.md") {
+			found = append(found, f.Path)
+		}
+	}
+	const want = "the archive has no SKILL.md at its root or under a single root folder"
+	switch len(found) {
+	case 0:
+		return want + "; add one"
+	case 1:
+		return fmt.Sprintf("%s, but has %s; put that skill's folder at the archive's root, alone", want, found[0])
+	}
+	shown := found[:min(len(found), 3)]
+	more := ""
+	if len(found) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(found)-len(shown))
+	}
+	return fmt.Sprintf("%s, but has %d: %s%s; an archive holds one skill, so pack each skill folder on its own (skilldex pack DIR)", want, len(found), strings.Join(shown, ", "), more)
 }
 
 // maxWorkspaceFile bounds what is read of SKILLS.md, CONTEXT.md and AGENTS.md.
