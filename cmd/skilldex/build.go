@@ -197,9 +197,11 @@ A skill that cannot be published is reported and left out; the others are
 published. With --strict, any error or warning fails the build and nothing
 is written.
 
-Exit status: 0 when the site was written and no skill was rejected; 1 when
-a skill was rejected (the site is still written) or, with --strict, when
-anything warns (nothing is written); 2 on usage or I/O failure.`,
+Exit status: 0 when the site was written and nothing had an error; 1 when
+something had an error, such as a rejected skill or a broken marketplace
+file (the site is still written, without what could not be published),
+or, with --strict, when anything warns (nothing is written); 2 on usage
+or I/O failure.`,
 		Example: `  skilldex build                          # the embedded demo catalog, into public/
   skilldex build skills/ -o public
   skilldex build --base-url https://acme.github.io/skills/ skills/

@@ -64,7 +64,7 @@ name); 2 on usage or I/O failure.`,
 				}
 			}
 			if k.Doc == nil {
-				return &exitError{code: exitFindings, err: fmt.Errorf("%s has no usable name, so it has no UASP document; fix the errors above", s.File())}
+				return &exitError{code: exitFindings, err: fmt.Errorf("%s has no UASP document: the errors above keep it from being read as a skill; fix them", s.File())}
 			}
 			var out []byte
 			if to == "uasp" {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -204,5 +205,22 @@ No description, which is an error.
 	code, out, errs := runCLI(t, "query", dir, "broken:meta")
 	if code != 1 || !strings.Contains(out, `"code": "VALIDATION_FAILED"`) || !strings.Contains(out, "[description-missing]") {
 		t.Errorf("a skill with errors: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestConvertUnreadableSkill: convert of an archive that cannot be read
+// as a skill prints why and says that this is what keeps it from having
+// a UASP document, not that its name is unusable.
+func TestConvertUnreadableSkill(t *testing.T) {
+	archive := filepath.Join(t.TempDir(), "traversal.skill")
+	os.WriteFile(archive, zipOf(t, map[string]string{"SKILL.md": "---\nname: traversal\ndescription: Tries to write outside.\n---\n", "../evil.txt": "x"}), 0o644)
+	code, out, errs := runCLI(t, "convert", "--to", "uasp", archive)
+	if code != exitFindings || out != "" {
+		t.Errorf("exit %d, output %q", code, out)
+	}
+	for _, want := range []string{"[archive-unsafe-path]", "has no UASP document: the errors above keep it from being read as a skill; fix them"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
 	}
 }

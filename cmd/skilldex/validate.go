@@ -60,8 +60,9 @@ it cannot be read or has no usable name or description; other spec
 violations are warnings. With --strict, a SKILL.md skill is invalid exactly
 when the Agent Skills reference validator says so, and warnings fail too.
 
-Exit status: 0 when no skill is rejected (and, with --strict, nothing
-warns); 1 otherwise; 2 on usage or I/O failure.`,
+Exit status: 0 when nothing has an error (and, with --strict, nothing
+warns): no skill rejected, no broken marketplace or workspace file; 1
+otherwise; 2 on usage or I/O failure.`,
 		Example: `  skilldex validate skills/
   skilldex validate --strict --format json skills/ > report.json
   skilldex validate --format github .      # annotations in GitHub Actions
