@@ -210,6 +210,8 @@ type folderSkill struct {
 	uasp     []string // .uasp.yaml files directly in the folder
 	dropped  []string // files past Options.MaxFolderFiles
 	oversize []File   // files over Options.MaxFileBytes
+	// outside are the links that point out of the folder, never followed.
+	outside []string
 	// unstorable are the paths no archive or site can hold, with why.
 	unstorable [][2]string
 }
@@ -651,9 +653,14 @@ func (w *walker) symlink(rel string, skill *folderSkill) {
 	if err != nil {
 		return
 	}
+	inSkill := strings.TrimPrefix(strings.TrimPrefix(rel, skill.rel), "/")
+	if skill.rel == "." {
+		inSkill = rel
+	}
 	if !inside {
-		w.diag(w.display(rel), diag.Warning, "symlink-outside-skill",
-			"symbolic link points outside the skill folder and was not followed; nothing it points to is published (copy the file into the skill instead)")
+		// The skill's finding, not the walk's: the folder holds a file
+		// the skill leaves out, which pack must not drop unsaid.
+		skill.outside = append(skill.outside, inSkill)
 		return
 	}
 	if st.IsDir() {
@@ -661,10 +668,6 @@ func (w *walker) symlink(rel string, skill *folderSkill) {
 	}
 	if !st.Mode().IsRegular() {
 		return
-	}
-	inSkill := strings.TrimPrefix(strings.TrimPrefix(rel, skill.rel), "/")
-	if skill.rel == "." {
-		inSkill = rel
 	}
 	if skill.leftOut(inSkill) {
 		return
@@ -696,6 +699,11 @@ func (w *walker) finishFolder(s *folderSkill) {
 		in.Diagnostics = append(in.Diagnostics, diag.At(in.DisplayPath(f.Path), diag.Pos{}, diag.Warning, "file-too-large",
 			"file is %s, more than the %s a skill's file may be, and is left out of the skill; keep large data outside the skill and say in SKILL.md where to get it",
 			byteCount(f.Size), byteCount(w.opt.MaxFileBytes)))
+	}
+	for _, p := range s.outside {
+		in.LeftOut = append(in.LeftOut, p)
+		in.Diagnostics = append(in.Diagnostics, diag.At(in.DisplayPath(p), diag.Pos{}, diag.Warning, "symlink-outside-skill",
+			"symbolic link points outside the skill folder and was not followed; nothing it points to is published (copy the file into the skill instead)"))
 	}
 	// The UASP document named after the folder belongs to the skill; with a
 	// SKILL.md, a single document of any name does too. Others stand alone.

@@ -7,6 +7,7 @@ import (
 	"path"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -128,14 +129,19 @@ func TestDiscover(t *testing.T) {
 	if _, err := got["a"].FS.Open("../outside.txt"); err == nil {
 		t.Error("the FS opened a path outside the skill")
 	}
+	// A link out of the skill is a file of the folder the skill leaves
+	// out, said on the skill, so that pack refuses to drop it unsaid.
 	var sawEscape bool
-	for _, d := range res.Diagnostics {
+	for _, d := range got["a"].Diagnostics {
 		if d.Code == "symlink-outside-skill" && strings.HasSuffix(d.File, "escape.md") {
 			sawEscape = true
 		}
 	}
 	if !sawEscape {
-		t.Errorf("no symlink-outside-skill diagnostic: %v", res.Diagnostics)
+		t.Errorf("no symlink-outside-skill diagnostic on the skill: %v", got["a"].Diagnostics)
+	}
+	if !slices.Equal(got["a"].LeftOut, []string{"escape.md"}) {
+		t.Errorf("a's left out files: %q, want the link out of the skill", got["a"].LeftOut)
 	}
 	if in := got["lower"]; in.SkillFile != "skill.md" {
 		t.Errorf("lower: SkillFile %q", in.SkillFile)
@@ -466,6 +472,11 @@ symlink: `+filepath.Join(base, "gone", "archive.skill")+`
 	codes := map[string]bool{}
 	for _, d := range res.Diagnostics {
 		codes[d.Code] = true
+	}
+	for _, in := range res.Inputs {
+		for _, d := range in.Diagnostics {
+			codes[d.Code] = true
+		}
 	}
 	if !codes["symlink-broken"] || !codes["symlink-outside-skill"] {
 		t.Errorf("want symlink-broken and symlink-outside-skill: %v", said)

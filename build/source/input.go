@@ -69,8 +69,9 @@ type Input struct {
 	Files []File
 	// LeftOut are the paths of the folder's files that the skill leaves
 	// out, with a finding: past Options.MaxFolderFiles, larger than
-	// Options.MaxFileBytes, or named so that no archive can hold them. A
-	// link to one is not a link to a missing file.
+	// Options.MaxFileBytes, named so that no archive can hold them, or
+	// symbolic links pointing out of the folder. A link to one is not a
+	// link to a missing file.
 	LeftOut []string
 	// ArchiveDir is the folder an archive holds the skill's files in
 	// ("" when they are at its top), which FS's paths leave out.

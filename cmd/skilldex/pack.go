@@ -40,8 +40,9 @@ or a folder to write NAME.skill into.
 
 Exit status: 0 when written; 1 when the skill has errors (or warnings, with
 --strict), exceeds the archive limits, or leaves files of the folder out
-(too large, too many, or named so that no archive can hold them), and
-nothing is written; 2 on usage or I/O failure.`,
+(too large, too many, named so that no archive can hold them, or symbolic
+links pointing out of the folder), and nothing is written; 2 on usage or
+I/O failure.`,
 		Example: `  skilldex pack skills/pdf-tools
   skilldex pack skills/pdf-tools -o dist/`,
 		Args: argsBetween(1, 1, "one skill folder"),
@@ -121,12 +122,14 @@ var archiveLimitCodes = map[string]bool{
 }
 
 // leftOutCodes are the findings of files the folder holds but the skill
-// leaves out: over the size or file count limits of reading, or named
-// so that no archive can hold them.
+// leaves out: over the size or file count limits of reading, named so
+// that no archive can hold them, or links out of the folder (which an
+// archive holding what they point to would publish).
 var leftOutCodes = map[string]bool{
-	"file-too-large":       true,
-	"skill-too-many-files": true,
-	"file-name-unstorable": true,
+	"file-too-large":        true,
+	"skill-too-many-files":  true,
+	"file-name-unstorable":  true,
+	"symlink-outside-skill": true,
 }
 
 // leftOutFiles reports whether a finding of ds says files were left out.

@@ -47,6 +47,16 @@ description: A skill with a file whose name no archive can hold.
 Body.
 -- odd/odd\name.txt --
 odd
+-- out/SKILL.md --
+---
+name: out
+description: A skill with a link to a file outside it.
+---
+See references/outside.md.
+-- out/references/outside.md --
+symlink: ../../outside.md
+-- outside.md --
+A file outside every skill.
 -- nest/SKILL.md --
 ---
 name: nest
@@ -73,17 +83,19 @@ func TestPackCommand(t *testing.T) {
 		args []string
 		code int
 		file string // written, relative to out
+		says string // in what pack prints on stderr
 	}{
-		{[]string{"pack", filepath.Join(dir, "good"), "-o", filepath.Join(out, "a.skill")}, 0, "a.skill"},
-		{[]string{"pack", filepath.Join(dir, "good"), "-o", out + string(os.PathSeparator)}, 0, "good-skill.skill"},
-		{[]string{"pack", filepath.Join(dir, "warn"), "-o", filepath.Join(out, "warn.skill")}, 0, "warn.skill"},
-		{[]string{"pack", "--strict", filepath.Join(dir, "warn"), "-o", filepath.Join(out, "strict.skill")}, 1, ""},
-		{[]string{"pack", filepath.Join(dir, "broken"), "-o", filepath.Join(out, "broken.skill")}, 1, ""},
-		{[]string{"pack", "--archive-max-files", "2", filepath.Join(dir, "many"), "-o", filepath.Join(out, "many.skill")}, 1, ""},
-		{[]string{"pack", filepath.Join(dir, "doc", "doc.uasp.yaml"), "-o", filepath.Join(out, "doc.skill")}, 1, ""},
-		{[]string{"pack", filepath.Join(dir, "odd"), "-o", filepath.Join(out, "odd.skill")}, 1, ""},
-		{[]string{"pack", filepath.Join(dir, "missing")}, 2, ""},
-		{[]string{"pack"}, 2, ""},
+		{[]string{"pack", filepath.Join(dir, "good"), "-o", filepath.Join(out, "a.skill")}, 0, "a.skill", ""},
+		{[]string{"pack", filepath.Join(dir, "good"), "-o", out + string(os.PathSeparator)}, 0, "good-skill.skill", ""},
+		{[]string{"pack", filepath.Join(dir, "warn"), "-o", filepath.Join(out, "warn.skill")}, 0, "warn.skill", ""},
+		{[]string{"pack", "--strict", filepath.Join(dir, "warn"), "-o", filepath.Join(out, "strict.skill")}, 1, "", ""},
+		{[]string{"pack", filepath.Join(dir, "broken"), "-o", filepath.Join(out, "broken.skill")}, 1, "", ""},
+		{[]string{"pack", "--archive-max-files", "2", filepath.Join(dir, "many"), "-o", filepath.Join(out, "many.skill")}, 1, "", ""},
+		{[]string{"pack", filepath.Join(dir, "doc", "doc.uasp.yaml"), "-o", filepath.Join(out, "doc.skill")}, 1, "", ""},
+		{[]string{"pack", filepath.Join(dir, "odd"), "-o", filepath.Join(out, "odd.skill")}, 1, "", ""},
+		{[]string{"pack", filepath.Join(dir, "out"), "-o", filepath.Join(out, "out.skill")}, 1, "", filepath.Join("references", "outside.md") + ": warning: symbolic link points outside the skill folder"},
+		{[]string{"pack", filepath.Join(dir, "missing")}, 2, "", ""},
+		{[]string{"pack"}, 2, "", ""},
 	}
 	// Being shadowed in a catalog by a skill it holds says nothing of the
 	// folder's archive.
@@ -98,13 +110,16 @@ func TestPackCommand(t *testing.T) {
 		if c.code != 0 && stderr == "" {
 			t.Errorf("%v: exit %d without a message", c.args, code)
 		}
+		if !strings.Contains(stderr, c.says) {
+			t.Errorf("%v: stderr does not say %q:\n%s", c.args, c.says, stderr)
+		}
 		if c.file != "" {
 			if _, err := os.Stat(filepath.Join(out, c.file)); err != nil {
 				t.Errorf("%v: %v", c.args, err)
 			}
 		}
 	}
-	for _, f := range []string{"strict.skill", "broken.skill", "many.skill", "doc.skill", "odd.skill"} {
+	for _, f := range []string{"strict.skill", "broken.skill", "many.skill", "doc.skill", "odd.skill", "out.skill"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
 			t.Errorf("%s was written by a failed pack", f)
 		}
