@@ -196,3 +196,56 @@ func CheckLimits(in *source.Input, name string, lim source.ArchiveLimits) error 
 	}
 	return nil
 }
+
+// WithoutArchives returns in without the skill archives among its files,
+// and their paths: every .skill file, and every .zip holding a SKILL.md at
+// its top or in one folder. A skill holding its own archive is never what
+// its author meant: packed, the old archive would go into the new one,
+// and a catalog build finds a .skill in a skill folder and publishes it
+// in the folder's place. A .zip of anything else (templates, test data)
+// is a file like any other. When nothing is left out, in itself is
+// returned.
+func WithoutArchives(in *source.Input) (*source.Input, []string) {
+	var out []string
+	kept := make([]source.File, 0, len(in.Files))
+	for _, f := range in.Files {
+		if isSkillArchive(in.FS, f.Path) {
+			out = append(out, f.Path)
+			continue
+		}
+		kept = append(kept, f)
+	}
+	if out == nil {
+		return in, nil
+	}
+	c := *in
+	c.Files = kept
+	return &c, out
+}
+
+// isSkillArchive reports whether the file p of fsys is a skill archive. A
+// .zip that cannot be read as one is not: it is packed as it is.
+func isSkillArchive(fsys fs.FS, p string) bool {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".skill":
+		return true
+	case ".zip":
+	default:
+		return false
+	}
+	data, err := fs.ReadFile(fsys, p)
+	if err != nil {
+		return false
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return false
+	}
+	for _, f := range zr.File {
+		dir, name := path.Split(strings.TrimPrefix(f.Name, "./"))
+		if strings.EqualFold(name, "SKILL.md") && strings.Count(dir, "/") <= 1 {
+			return true
+		}
+	}
+	return false
+}

@@ -181,3 +181,62 @@ func TestWriteFilesDuplicate(t *testing.T) {
 		t.Error("WriteFiles took the same path twice")
 	}
 }
+
+// TestWithoutArchives: the archives of skills in a skill's folder are
+// left out of its archive; other files, other ZIPs among them, are kept.
+func TestWithoutArchives(t *testing.T) {
+	zipOf := func(paths ...string) []byte {
+		fsys := fstest.MapFS{}
+		for _, p := range paths {
+			fsys[p] = &fstest.MapFile{Data: []byte("x\n")}
+		}
+		var b bytes.Buffer
+		if err := pack.Write(&b, fsys, "", paths); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	cases := []struct {
+		path string
+		data []byte
+		out  bool
+	}{
+		{"SKILL.md", []byte("---\nname: x\n---\n"), false},
+		{"x.skill", zipOf("x/SKILL.md"), true},
+		{"dist/OLD.SKILL", []byte("not even a ZIP"), true},
+		{"x.zip", zipOf("x/SKILL.md", "x/a.md"), true},
+		{"flat.zip", zipOf("SKILL.md"), true},
+		{"lower.zip", zipOf("lower/skill.md"), true},
+		{"assets/template.zip", zipOf("template/README.md"), false},
+		{"assets/deep.zip", zipOf("a/b/SKILL.md"), false},
+		{"assets/broken.zip", []byte("PK not really"), false},
+		{"notes.md", []byte("notes\n"), false},
+	}
+	fsys := fstest.MapFS{}
+	in := &source.Input{FS: fsys}
+	var want []string
+	for _, c := range cases {
+		fsys[c.path] = &fstest.MapFile{Data: c.data}
+		in.Files = append(in.Files, source.File{Path: c.path, Size: int64(len(c.data))})
+		if c.out {
+			want = append(want, c.path)
+		}
+	}
+	kept, out := pack.WithoutArchives(in)
+	if !slices.Equal(out, want) {
+		t.Errorf("left out %q, want %q", out, want)
+	}
+	for _, c := range cases {
+		if got := slices.ContainsFunc(kept.Files, func(f source.File) bool { return f.Path == c.path }); got == c.out {
+			t.Errorf("%s: kept %v, want %v", c.path, got, !c.out)
+		}
+	}
+	if len(in.Files) != len(cases) {
+		t.Errorf("the input given lost files: %d of %d", len(in.Files), len(cases))
+	}
+	// Nothing to leave out: the input itself.
+	plain := &source.Input{FS: fsys, Files: in.Files[:1]}
+	if got, out := pack.WithoutArchives(plain); got != plain || out != nil {
+		t.Errorf("a skill without archives: %p %q, want %p and nothing left out", got, out, plain)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -36,13 +37,18 @@ The archive depends only on the files: entries are sorted, every date is
 reads back (skilldex validate NAME.skill) as the same skill.
 
 The default output is NAME.skill in the current folder; -o names the file,
-or a folder to write NAME.skill into.
+or a folder to write NAME.skill into. pack never writes inside the folder
+it packs: a catalog build would find the archive in the skill and publish
+it instead of the folder. So within the skill folder, give -o (or run pack
+from outside it). Skill archives found in the folder (.skill files, and
+.zip files holding a SKILL.md) are left out, with a note: packed, an old
+archive would go into the new one.
 
 Exit status: 0 when written; 1 when the skill has errors (or warnings, with
---strict), exceeds the archive limits, or leaves files of the folder out
-(too large, too many, named so that no archive can hold them, or symbolic
-links pointing out of the folder), and nothing is written; 2 on usage or
-I/O failure.`,
+--strict), exceeds the archive limits, leaves files of the folder out (too
+large, too many, named so that no archive can hold them, or symbolic links
+pointing out of the folder), or the archive would be inside the folder, and
+nothing is written; 2 on usage or I/O failure.`,
 		Example: `  skilldex pack skills/pdf-tools
   skilldex pack skills/pdf-tools -o dist/`,
 		Args: argsBetween(1, 1, "one skill folder"),
@@ -58,8 +64,18 @@ I/O failure.`,
 			if err != nil {
 				return err
 			}
+			dest := output
+			if dest == "" {
+				dest = s.Name + ".skill"
+			} else if st, err := os.Stat(dest); (err == nil && st.IsDir()) || os.IsPathSeparator(dest[len(dest)-1]) {
+				dest = filepath.Join(dest, s.Name+".skill")
+			}
+			if err := outsideSkill(dest, s.Input); err != nil {
+				return &exitError{code: exitFindings, err: err}
+			}
 			stderr := cmd.ErrOrStderr()
-			limits := pack.CheckLimits(s.Input, s.Name, opt.Source.Archive)
+			in, archives := pack.WithoutArchives(s.Input)
+			limits := pack.CheckLimits(in, s.Name, opt.Source.Archive)
 			color := useColor(stderr)
 			warned := false
 			for _, d := range s.Diagnostics {
@@ -74,6 +90,9 @@ I/O failure.`,
 					fmt.Fprintln(stderr, report.Line(d, color))
 					warned = true
 				}
+			}
+			for _, p := range archives {
+				fmt.Fprintf(stderr, "%s: note: left out of the archive: it is the archive of a skill (an old pack, most likely), which a skill never holds; move it out of the folder\n", s.DisplayPath(p))
 			}
 			switch {
 			case s.Status == lint.Rejected || s.Name == "":
@@ -90,19 +109,13 @@ I/O failure.`,
 				return &exitError{code: exitFindings, err: fmt.Errorf("%s: files of the folder are left out of the skill (above), and an archive without them would not be the skill; nothing was written", s.Path)}
 			}
 			var buf bytes.Buffer
-			if err := pack.Skill(&buf, s.Input, s.Name); err != nil {
+			if err := pack.Skill(&buf, in, s.Name); err != nil {
 				return failure(err)
-			}
-			dest := output
-			if dest == "" {
-				dest = s.Name + ".skill"
-			} else if st, err := os.Stat(dest); (err == nil && st.IsDir()) || os.IsPathSeparator(dest[len(dest)-1]) {
-				dest = filepath.Join(dest, s.Name+".skill")
 			}
 			if err := writeFileAtomic(dest, buf.Bytes()); err != nil {
 				return failure(err)
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "packed %s (%s, %s) into %s\n", s.Name, plural(len(s.Files), "file", "files"), plural(buf.Len(), "byte", "bytes"), dest)
+			fmt.Fprintf(cmd.OutOrStdout(), "packed %s (%s, %s) into %s\n", s.Name, plural(len(in.Files), "file", "files"), plural(buf.Len(), "byte", "bytes"), dest)
 			return nil
 		},
 	}
@@ -135,6 +148,65 @@ var leftOutCodes = map[string]bool{
 // leftOutFiles reports whether a finding of ds says files were left out.
 func leftOutFiles(ds []diag.Diagnostic) bool {
 	return slices.ContainsFunc(ds, func(d diag.Diagnostic) bool { return leftOutCodes[d.Code] })
+}
+
+// outsideSkill returns why dest, the archive of the skill in, cannot be
+// written, when it would be inside the skill's folder, or nil. Paths are
+// compared with links resolved, as far as they exist: dest's folder may
+// not exist yet, and dest itself, if a link, is replaced, not followed.
+func outsideSkill(dest string, in *source.Input) error {
+	if in.Packaging != source.Folder {
+		return nil
+	}
+	dir := filepath.Join(in.Root, filepath.FromSlash(in.RelPath))
+	real, err := resolve(dir)
+	if err != nil {
+		return nil // the walk read the folder: this cannot fail but by a race
+	}
+	destDir, err := resolve(filepath.Dir(dest))
+	if err != nil || !within(filepath.Join(destDir, filepath.Base(dest)), real) {
+		return nil
+	}
+	// The example is beside the folder, as the user would type it.
+	beside := filepath.Join(filepath.Dir(real), filepath.Base(dest))
+	if abs, err := filepath.Abs(dir); err == nil {
+		beside = filepath.Join(filepath.Dir(abs), filepath.Base(dest))
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, beside); err == nil {
+			beside = rel
+		}
+	}
+	folder := in.Path
+	if filepath.Clean(folder) == "." {
+		folder = "the current folder"
+	}
+	return fmt.Errorf("cannot write %s inside %s, the skill folder being packed: a catalog build would find the archive in the skill and publish it instead of the folder. Nothing was written; write it outside the folder with -o, for example -o %s (and out of the folders a catalog is built from, where it would be published too)", dest, folder, beside)
+}
+
+// resolve returns the absolute path of p with links resolved as far as
+// it exists; the rest is joined as it is.
+func resolve(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	rest := ""
+	for q := abs; ; q = filepath.Dir(q) {
+		if real, err := filepath.EvalSymlinks(q); err == nil {
+			return filepath.Join(real, rest), nil
+		}
+		if filepath.Dir(q) == q {
+			return abs, nil
+		}
+		rest = filepath.Join(filepath.Base(q), rest)
+	}
+}
+
+// within reports whether p is dir or inside it (both absolute and clean).
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // writeFileAtomic writes data to a temporary file beside dest and renames

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
+	"github.com/skilldex/skilldex/build/pack"
 	"github.com/skilldex/skilldex/internal/testutil"
 )
 
@@ -134,5 +139,95 @@ func TestPackCommand(t *testing.T) {
 	code, stdout, _ := runCLI(t, "validate", filepath.Join(out, "good-skill.skill"))
 	if code != 0 || !strings.Contains(stdout, "1 skill: 1 approved") {
 		t.Errorf("validate the packed skill: exit %d\n%s", code, stdout)
+	}
+}
+
+// TestPackOutsideFolder: pack never writes the archive inside the folder
+// it packs, where a catalog build would publish it instead of the folder,
+// and leaves out of the archive the archives of skills it finds there.
+func TestPackOutsideFolder(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- skills/tricky/SKILL.md --
+---
+name: tricky
+description: A skill packed from inside its folder. Use when testing skilldex pack.
+---
+Body.
+-- skills/tricky/references/a.md --
+a
+`)
+	skill := filepath.Join(dir, "skills", "tricky")
+	if err := os.Symlink(filepath.Join(skill, "references"), filepath.Join(dir, "into")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	refused := []struct {
+		cwd  string // relative to dir
+		args []string
+		says string
+	}{
+		{"skills/tricky", []string{"pack", "."}, "-o " + filepath.Join("..", "tricky.skill")},
+		{"skills/tricky", []string{"pack", "./"}, "inside the current folder,"},
+		{"skills/tricky/references", []string{"pack", ".."}, "-o " + filepath.Join("..", "..", "tricky.skill")},
+		{".", []string{"pack", "skills/tricky", "-o", "skills/tricky/dist/"}, "-o " + filepath.Join("skills", "tricky.skill")},
+		{".", []string{"pack", "skills/tricky/SKILL.md", "-o", "skills/tricky/t.skill"}, "inside skills/tricky,"},
+		{".", []string{"pack", "skills/tricky", "-o", "into/t.skill"}, "inside skills/tricky,"},
+	}
+	for _, c := range refused {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			t.Chdir(filepath.Join(dir, c.cwd))
+			code, stdout, stderr := runCLI(t, c.args...)
+			if code != 1 || !strings.Contains(stderr, "publish it instead of the folder") || !strings.Contains(stderr, c.says) {
+				t.Errorf("exit %d, want 1 saying why and %q\nstdout: %s\nstderr: %s", code, c.says, stdout, stderr)
+			}
+		})
+	}
+	if err := filepath.WalkDir(skill, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() && strings.HasSuffix(p, ".skill") {
+			t.Errorf("a refused pack wrote %s", p)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	// The archives of a skill in its folder are left out, with a note;
+	// a ZIP of something else is a file like any other.
+	var old, template bytes.Buffer
+	if err := pack.Write(&old, os.DirFS(skill), "tricky", []string{"SKILL.md"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := pack.Write(&template, fstest.MapFS{"README.md": {Data: []byte("r\n")}}, "template", []string{"README.md"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(skill, "assets"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, data := range map[string][]byte{"tricky.skill": old.Bytes(), "assets/old.zip": old.Bytes(), "assets/template.zip": template.Bytes()} {
+		if err := os.WriteFile(filepath.Join(skill, filepath.FromSlash(p)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(skill)
+	dest := filepath.Join(t.TempDir(), "tricky.skill")
+	code, stdout, stderr := runCLI(t, "pack", ".", "-o", dest)
+	if code != 0 || !strings.Contains(stdout, "3 files") {
+		t.Fatalf("pack with old archives in the folder: exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	for _, p := range []string{"tricky.skill", filepath.Join("assets", "old.zip")} {
+		if !strings.Contains(stderr, p+": note: left out of the archive") {
+			t.Errorf("no note that %s is left out:\n%s", p, stderr)
+		}
+	}
+	zr, err := zip.OpenReader(dest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+	}
+	if want := []string{"tricky/SKILL.md", "tricky/assets/template.zip", "tricky/references/a.md"}; !slices.Equal(names, want) {
+		t.Errorf("the archive holds %q, want %q", names, want)
 	}
 }
