@@ -163,6 +163,11 @@ func outsideSkill(dest string, in *source.Input) error {
 	if err != nil {
 		return nil // the walk read the folder: this cannot fail but by a race
 	}
+	// A destination no file can be written to (a part of its path is a
+	// file) fails when written, with that reason.
+	if st, err := os.Stat(filepath.Dir(dest)); (err == nil && !st.IsDir()) || (err != nil && !errors.Is(err, fs.ErrNotExist)) {
+		return nil
+	}
 	destDir, err := resolve(filepath.Dir(dest))
 	if err != nil || !within(filepath.Join(destDir, filepath.Base(dest)), real) {
 		return nil
@@ -172,8 +177,10 @@ func outsideSkill(dest string, in *source.Input) error {
 	if abs, err := filepath.Abs(dir); err == nil {
 		beside = filepath.Join(filepath.Dir(abs), filepath.Base(dest))
 	}
+	// Relative to the current folder when that is short (../NAME.skill
+	// from inside the skill), else absolute.
 	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, beside); err == nil {
+		if rel, err := filepath.Rel(wd, beside); err == nil && strings.Count(rel, "..") <= 2 {
 			beside = rel
 		}
 	}
