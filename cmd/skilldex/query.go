@@ -97,7 +97,9 @@ that is not a list), and on usage or I/O failure.`,
 					a.Error.Message = fmt.Sprintf("Skill '%s' is not loaded; did you mean %s? (skilldex validate --format json lists the skills of the sources)", q.Skill, strings.Join(near, " or "))
 				}
 				for _, s := range c.All {
-					if s.Name == q.Skill && !s.Published() {
+					// A skill whose name cannot be read goes by its folder's.
+					named := s.Name == q.Skill || (s.Name == "" && s.Input != nil && s.Input.DirName == q.Skill)
+					if named && !s.Published() {
 						a = unpublished(s, q)
 					}
 				}

@@ -183,7 +183,8 @@ func TestQuerySite(t *testing.T) {
 
 // TestQueryWarningsAndErrors: a skill with warnings only is answered; one
 // whose errors keep it from being published answers VALIDATION_FAILED
-// with its errors.
+// with its errors, found by its folder's name when its own cannot be
+// read.
 func TestQueryWarningsAndErrors(t *testing.T) {
 	dir := testutil.WriteTxtar(t, t.TempDir(), `
 -- warned/warned.uasp.yaml --
@@ -198,6 +199,12 @@ environment:
 name: broken
 ---
 No description, which is an error.
+-- unreadable/SKILL.md --
+---
+name: unreadable
+description: "an unclosed quote
+---
+Its frontmatter cannot be read, so it goes by its folder's name.
 `)
 	if code, out, errs := runCLI(t, "query", dir, "warned:environment.WARNED_HOME.default"); code != 0 || !strings.Contains(out, `"value": 7`) {
 		t.Errorf("a skill with warnings: exit %d\n%s%s", code, out, errs)
@@ -205,6 +212,10 @@ No description, which is an error.
 	code, out, errs := runCLI(t, "query", dir, "broken:meta")
 	if code != 1 || !strings.Contains(out, `"code": "VALIDATION_FAILED"`) || !strings.Contains(out, "[description-missing]") {
 		t.Errorf("a skill with errors: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "query", dir, "unreadable:meta")
+	if code != 1 || !strings.Contains(out, `"code": "VALIDATION_FAILED"`) || !strings.Contains(out, "[yaml-invalid]") {
+		t.Errorf("a skill whose frontmatter cannot be read: exit %d\n%s%s", code, out, errs)
 	}
 }
 
