@@ -69,7 +69,12 @@ func text(w io.Writer, c *catalog.Catalog, opt Options) error {
 			return err
 		}
 	}
-	_, err := fmt.Fprintln(w, SummaryLine(c.Summarize()))
+	sum := c.Summarize()
+	line := SummaryLine(sum)
+	if sum.Infos > 0 && !opt.Verbose {
+		line += " (-v shows the infos)"
+	}
+	_, err := fmt.Fprintln(w, line)
 	return err
 }
 

@@ -260,3 +260,30 @@ func TestArchiveFindingsHaveNoLineOnTheArchive(t *testing.T) {
 		t.Errorf("SARIF of an archive's finding:\n%s", sarif.String())
 	}
 }
+
+// TestTextSaysInfosAreHidden: the text report leaves infos out unless
+// verbose, and its summary, which counts them, then says how to see them.
+func TestTextSaysInfosAreHidden(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), "-- terse/SKILL.md --\n---\nname: terse\ndescription: Terse.\n---\nBody.\n")
+	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Summarize().Infos == 0 {
+		t.Fatal("the test catalog has no info finding: the case tests nothing")
+	}
+	for _, verbose := range []bool{false, true} {
+		var buf bytes.Buffer
+		if err := Text(&buf, c, verbose); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		last := lines[len(lines)-1]
+		if hint := strings.HasSuffix(last, " infos (-v shows the infos)") || strings.HasSuffix(last, " info (-v shows the infos)"); hint == verbose {
+			t.Errorf("verbose %v: summary %q", verbose, last)
+		}
+		if shown := strings.Contains(buf.String(), ": info: "); shown != verbose {
+			t.Errorf("verbose %v: infos shown %v", verbose, shown)
+		}
+	}
+}
