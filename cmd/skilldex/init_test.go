@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,6 +178,12 @@ func TestInitMarketplace(t *testing.T) {
 	}
 	if code, _, stderr = runCLI(t, "build", "--base-url", "https://acme.github.io/my-plugins/"); code != exitOK {
 		t.Fatalf("build: exit %d\n%s", code, stderr)
+	}
+	// The plugin's keywords would become every skill's tags: it has none
+	// until someone writes them.
+	var api struct{ Tags []string }
+	if data, err := os.ReadFile(filepath.Join("public", "api", "v1", "skills", "write-a-skill.json")); err != nil || json.Unmarshal(data, &api) != nil || len(api.Tags) != 0 {
+		t.Errorf("write-a-skill's tags: %q (%v)", api.Tags, err)
 	}
 	page, err := os.ReadFile(filepath.Join("public", "plugins", "my-plugins", "index.html"))
 	if err != nil || !strings.Contains(string(page), "/plugin install my-plugins@my-plugins") || !strings.Contains(string(page), `href="/my-plugins/skills/write-a-skill/"`) {
