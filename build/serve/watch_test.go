@@ -316,6 +316,34 @@ func TestDeletedSkillDisappears(t *testing.T) {
 	}
 }
 
+// TestSourceBack: a source folder moved away (a failed rebuild: the
+// source is gone) and back, as a git checkout or a sync tool does, is
+// rebuilt when it is back, and watched again: a later edit shows.
+func TestSourceBack(t *testing.T) {
+	f := startFixture(t, watchCatalog, fixtureOptions{})
+	away := filepath.Join(t.TempDir(), "away")
+	if err := os.Rename(f.src, away); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case r := <-f.rebuilds:
+		if r.err == nil {
+			t.Fatal("a rebuild without its source did not fail")
+		}
+	case <-time.After(timeout):
+		t.Fatal("no rebuild once the source went")
+	}
+	if err := os.Rename(away, f.src); err != nil {
+		t.Fatal(err)
+	}
+	f.next()
+	write(t, filepath.Join(f.src, "alpha", "SKILL.md"), "---\nname: alpha\ndescription: The first skill of the catalog.\n---\n# Alpha\n\nWords written after the source came back.\n")
+	f.settled()
+	if _, body := f.page("/skills/alpha/"); !strings.Contains(body, "Words written after the source came back.") {
+		t.Errorf("an edit after the source came back: %q", body)
+	}
+}
+
 // TestOutputWritesNoRebuild: a site written inside the sources (serve -o
 // public), by the first build, the rebuilds or anyone, and the build
 // folder beside it, make no rebuild.

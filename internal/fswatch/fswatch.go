@@ -4,8 +4,11 @@
 // roots' folders with the system's notifications (inotify, kqueue, ...)
 // through fsnotify, which watches one folder at a time: folders are added
 // as they appear and dropped as they go, and the folders discovery skips
-// are never watched. Where notifications cannot be had (a file system that
-// sends none, a limit on watches reached) it polls instead.
+// are never watched. A root that goes (a git checkout, a sync tool, a
+// folder moved away and back) is awaited in the nearest folder above it
+// that exists, and watched again when it is back. Where notifications
+// cannot be had (a file system that sends none, a limit on watches
+// reached) it polls instead.
 package fswatch
 
 import (
@@ -192,6 +195,11 @@ type notifier struct {
 	parents map[string]bool
 	// roots are the real paths of the folders watched whole.
 	roots []string
+	// lookouts are the folders where a root that went is awaited: the
+	// nearest above it that exists. The value says whether the watch is
+	// the lookout's own, to be removed with it, or one of dirs or
+	// parents.
+	lookouts map[string]bool
 }
 
 // notify starts watching the roots with the system's notifications.
@@ -200,7 +208,7 @@ func (w *Watcher) notify() (*notifier, error) {
 	if err != nil {
 		return nil, limitError(err)
 	}
-	n := &notifier{w: w, fsw: fsw, dirs: map[string]bool{}, files: map[string]bool{}, parents: map[string]bool{}}
+	n := &notifier{w: w, fsw: fsw, dirs: map[string]bool{}, files: map[string]bool{}, parents: map[string]bool{}, lookouts: map[string]bool{}}
 	for _, root := range w.opt.Roots {
 		real, err := realPath(root)
 		if err != nil {
@@ -281,12 +289,91 @@ func (n *notifier) isRoot(p string) bool {
 	return false
 }
 
-// dropTree stops watching dir and the folders under it.
+// dropTree stops watching dir and the folders under it, lookouts
+// included: reconcile finds where to wait instead.
 func (n *notifier) dropTree(dir string) {
 	for p := range n.dirs {
-		if p == dir || len(p) > len(dir) && p[:len(dir)] == dir && p[len(dir)] == filepath.Separator {
+		if within(p, dir) {
 			n.fsw.Remove(p) // an error: the system dropped it already
 			delete(n.dirs, p)
+		}
+	}
+	for p, own := range n.lookouts {
+		if within(p, dir) {
+			if own {
+				n.fsw.Remove(p)
+			}
+			delete(n.lookouts, p)
+		}
+	}
+}
+
+// within reports whether p is dir or under it.
+func within(p, dir string) bool {
+	return p == dir || len(p) > len(dir) && p[:len(dir)] == dir && p[len(dir)] == filepath.Separator
+}
+
+// reconcile watches again the roots that are back, adding them to d as
+// changed, and awaits each root still gone in the nearest folder above
+// it that exists. It fails only on a limit of the system.
+func (n *notifier) reconcile(d *debouncer) error {
+	want := map[string]bool{}
+	for _, r := range n.roots {
+		if n.dirs[r] {
+			continue
+		}
+		// Awaited first, then looked for: a root back in between is
+		// seen by the one or the other.
+		at, err := n.await(r)
+		if err != nil {
+			return err
+		}
+		if st, err := os.Stat(r); err == nil && st.IsDir() {
+			if err := n.addTree(r); err != nil {
+				return err
+			}
+		}
+		if n.dirs[r] {
+			d.add(r, false, time.Now())
+		} else if at != "" {
+			want[at] = true
+		}
+	}
+	for p, own := range n.lookouts {
+		if !want[p] {
+			if own && !n.dirs[p] && !n.parents[p] {
+				n.fsw.Remove(p)
+			}
+			delete(n.lookouts, p)
+		}
+	}
+	return nil
+}
+
+// await makes the nearest folder above root that exists a lookout, and
+// returns it; "" when no folder above it exists.
+func (n *notifier) await(root string) (string, error) {
+	for dir := filepath.Dir(root); ; dir = filepath.Dir(dir) {
+		if n.awaits(dir) {
+			return dir, nil
+		}
+		if n.dirs[dir] || n.parents[dir] {
+			n.lookouts[dir] = false
+			return dir, nil
+		}
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			err := n.fsw.Add(dir)
+			if err == nil {
+				n.lookouts[dir] = true
+				return dir, nil
+			}
+			if lerr := limitError(err); lerr != err {
+				return "", lerr
+			}
+			// Gone since the Stat, or not to be watched: look higher.
+		}
+		if filepath.Dir(dir) == dir {
+			return "", nil
 		}
 	}
 }
@@ -350,6 +437,10 @@ func (n *notifier) run() {
 						return
 					}
 				}
+				if err := n.reconcile(&d); err != nil {
+					n.fallBack(err)
+					return
+				}
 				arm()
 				continue
 			}
@@ -383,11 +474,38 @@ func (n *notifier) event(ev fsnotify.Event, d *debouncer) error {
 		return nil // a mode, not a content: no rebuild for a touch or an indexer
 	}
 	parent := filepath.Dir(p)
-	switch {
-	case n.dirs[parent], n.dirs[p], n.files[p]:
-	default:
+	removed := ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)
+	watched := n.dirs[parent] || n.dirs[p] || n.files[p]
+	// Where a root is awaited, anything may be its return, or a folder on
+	// the way to it.
+	awaited := n.awaits(parent) || n.awaits(p)
+	if !watched && !awaited {
 		return nil // a late event of a folder no longer watched, or a file root's sibling
 	}
+	if watched {
+		if err := n.change(ev, d); err != nil {
+			return err
+		}
+	}
+	if awaited && removed {
+		n.dropTree(p) // a lookout gone: the wait moves up
+	}
+	if awaited || removed {
+		return n.reconcile(d) // a root gone, or back
+	}
+	return nil
+}
+
+// awaits reports whether dir is a lookout.
+func (n *notifier) awaits(dir string) bool {
+	_, ok := n.lookouts[dir]
+	return ok
+}
+
+// change handles an event of a watched folder or file, adding to d what
+// changed. It fails only on a limit of the system.
+func (n *notifier) change(ev fsnotify.Event, d *debouncer) error {
+	p, parent := ev.Name, filepath.Dir(ev.Name)
 	if n.w.opt.Skip.Path(p) != "" {
 		return nil // .git, node_modules, the output folder: discovery never looks there
 	}

@@ -78,30 +78,8 @@ func TestRenamedFolderRewatched(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	wait := func(want string) Batch {
-		t.Helper()
-		for {
-			select {
-			case <-w.Ready():
-			case <-time.After(20 * time.Second):
-				t.Fatalf("no batch with %s", want)
-			}
-			if b := w.Take(); slices.Contains(b.Paths, want) {
-				return b
-			}
-		}
-	}
-	watched := func() []string {
-		// The watch list belongs to the watcher's goroutine; it is read
-		// after a batch, when that goroutine waits for events.
-		var out []string
-		for _, p := range w.notifier.fsw.WatchList() {
-			rel, _ := filepath.Rel(src, p)
-			out = append(out, filepath.ToSlash(rel))
-		}
-		slices.Sort(out)
-		return out
-	}
+	wait := func(want string) { waitFor(t, w, want) }
+	watched := func() []string { return watchList(w, src) }
 	if got := watched(); !slices.Equal(got, []string{".", "a", "a/sub"}) {
 		t.Errorf("watching %q at the start", got)
 	}
@@ -117,6 +95,94 @@ func TestRenamedFolderRewatched(t *testing.T) {
 	wait(filepath.Join(src, "b"))
 	if got := watched(); !slices.Equal(got, []string{"."}) {
 		t.Errorf("watching %q after a removal", got)
+	}
+}
+
+// waitFor waits for a batch of w with the path want.
+func waitFor(t *testing.T, w *Watcher, want string) {
+	t.Helper()
+	for {
+		select {
+		case <-w.Ready():
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no batch with %s", want)
+		}
+		if b := w.Take(); slices.Contains(b.Paths, want) {
+			return
+		}
+	}
+}
+
+// watchList is what w watches, relative to dir, sorted. The watch list
+// belongs to the watcher's goroutine; it is read after a batch, when
+// that goroutine waits for events.
+func watchList(w *Watcher, dir string) []string {
+	var out []string
+	for _, p := range w.notifier.fsw.WatchList() {
+		rel, _ := filepath.Rel(dir, p)
+		out = append(out, filepath.ToSlash(rel))
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestRootBack: a root that goes (removed, moved away, its parent
+// removed) and comes back is watched again, as a git checkout or a sync
+// tool makes it: its return is a change, and so is an edit inside it
+// afterwards. Nothing above it stays watched once it is back.
+func TestRootBack(t *testing.T) {
+	mkdir := func(p string) {
+		if err := os.MkdirAll(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	move := func(from, to string) {
+		if err := os.Rename(from, to); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		name string
+		gone func(root, away string)
+		back func(root, away string)
+		// settle waits for the root's going to be seen before it comes
+		// back; else it comes back at once.
+		settle bool
+	}{
+		{"removed", func(root, _ string) { os.RemoveAll(root) }, func(root, _ string) { mkdir(filepath.Join(root, "alpha")) }, true},
+		{"moved away and back", func(root, away string) { move(root, away) }, func(root, away string) { move(away, root) }, true},
+		{"moved away and back at once", func(root, away string) { move(root, away) }, func(root, away string) { move(away, root) }, false},
+		{"parent removed", func(root, _ string) { os.RemoveAll(filepath.Dir(root)) }, func(root, _ string) { mkdir(filepath.Join(root, "alpha")) }, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src, err := filepath.EvalSymlinks(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := filepath.Join(src, "catalog", "skills")
+			away := filepath.Join(src, "away")
+			mkdir(filepath.Join(root, "alpha"))
+			w, err := Start(Options{Roots: []string{root}, Quiet: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			c.gone(root, away)
+			if c.settle {
+				waitFor(t, w, root)
+			}
+			c.back(root, away)
+			waitFor(t, w, root)
+			p := filepath.Join(root, "alpha", "SKILL.md")
+			if err := os.WriteFile(p, []byte("edited"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, w, p)
+			if got := watchList(w, root); !slices.Equal(got, []string{".", "alpha"}) {
+				t.Errorf("watching %q once the root is back", got)
+			}
+		})
 	}
 }
 
