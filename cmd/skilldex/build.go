@@ -273,26 +273,33 @@ func codeErr(code int) error {
 // page lists them all. With strict, warnings fail the build, so each is
 // printed.
 func printFindings(w io.Writer, c *catalog.Catalog, quiet, strict bool) {
-	warnings := 0
-	color := useColor(w)
-	print := func(d diag.Diagnostic) {
-		switch {
-		case d.Severity == diag.Error, d.Severity == diag.Warning && strict:
-			fmt.Fprintln(w, report.Line(d, color))
-		case d.Severity == diag.Warning:
-			warnings++
-		}
-	}
-	for _, d := range c.Diagnostics {
-		print(d)
-	}
+	p := findingsPrinter{w: w, color: useColor(w), warnings: strict}
+	p.print(c.Diagnostics)
 	for _, s := range c.All {
-		for _, d := range s.Diagnostics {
-			print(d)
-		}
+		p.print(s.Diagnostics)
 	}
-	if warnings > 0 && !quiet {
-		fmt.Fprintf(w, "%s: see report/ in the site, or run skilldex validate\n", plural(warnings, "warning", "warnings"))
+	if p.hidden > 0 && !quiet {
+		fmt.Fprintf(w, "%s: see report/ in the site, or run skilldex validate\n", plural(p.hidden, "warning", "warnings"))
+	}
+}
+
+// A findingsPrinter prints findings one a line, with file:line:col as
+// validate prints them: errors, and warnings when told to. It counts the
+// warnings it leaves out.
+type findingsPrinter struct {
+	w               io.Writer
+	color, warnings bool
+	hidden          int
+}
+
+func (p *findingsPrinter) print(ds []diag.Diagnostic) {
+	for _, d := range ds {
+		switch {
+		case d.Severity == diag.Error, d.Severity == diag.Warning && p.warnings:
+			fmt.Fprintln(p.w, report.Line(d, p.color))
+		case d.Severity == diag.Warning:
+			p.hidden++
+		}
 	}
 }
 

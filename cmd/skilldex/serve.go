@@ -19,6 +19,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/skilldex/skilldex/build"
+	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/diag"
 	"github.com/skilldex/skilldex/build/serve"
 	"github.com/skilldex/skilldex/build/source"
 	"github.com/skilldex/skilldex/internal/fswatch"
@@ -35,6 +37,8 @@ func newServeCmd() *cobra.Command {
 		Long: `serve builds the site as build does, serves it on localhost, watches the
 sources, rebuilds when a file changes, and reloads the pages open in a
 browser. A rebuild that fails is reported and the previous site stays up.
+After a rebuild, serve prints the errors and warnings of the skills it
+read again, and the catalog's count of them when it changed.
 
 The sources are watched with the system's file notifications (inotify on
 Linux), which cost nothing while nothing changes; a rebuild reads again
@@ -130,6 +134,8 @@ config file and flags work as for build.`,
 			// Later builds are incremental: only what changed is rendered
 			// and written.
 			p.opt.Previous = res.Manifest
+			var findings rebuildFindings
+			findings.remember(res.Catalog)
 
 			srv.Rebuild = func(ctx context.Context, changed []string) error {
 				if config != "" && (changed == nil || slices.Contains(changed, config)) {
@@ -142,7 +148,7 @@ config file and flags work as for build.`,
 				p.opt.Changed = changed
 				res, err := build.Build(ctx, p.opt)
 				if res != nil && res.Catalog != nil {
-					printFindings(stderr, res.Catalog, true, p.opt.Strict)
+					findings.print(stderr, res.Catalog, f.quiet, p.opt.Strict)
 				}
 				if err != nil {
 					p.opt.Previous = nil // the folder may be half updated: rebuild it whole
@@ -194,6 +200,68 @@ config file and flags work as for build.`,
 	cmd.Flags().StringVar(&host, "host", "127.0.0.1", "address to listen on")
 	cmd.Flags().DurationVar(&poll, "poll", 0, "look for changes at this interval (such as 1s) instead of watching: for network mounts and shared folders that send no file notifications")
 	return cmd
+}
+
+// rebuildFindings is what serve remembers of the findings of the last
+// build, so that a rebuild prints what it changed rather than every
+// finding of the catalog again.
+type rebuildFindings struct {
+	// keys are the skills' Keys: a skill with another key was parsed
+	// again.
+	keys map[string]bool
+	// shown are the errors and warnings of each skill, by file, and
+	// global those of the catalog: they change without the skill being
+	// parsed again when a new skill shadows it.
+	shown            map[string]string
+	global           string
+	errors, warnings int
+}
+
+// remember keeps what c found, for the next print.
+func (r *rebuildFindings) remember(c *catalog.Catalog) {
+	r.keys, r.shown = map[string]bool{}, map[string]string{}
+	for _, s := range c.All {
+		if s.Key != "" {
+			r.keys[s.Key] = true
+		}
+		r.shown[s.File()] = problems(s.Diagnostics)
+	}
+	r.global = problems(c.Diagnostics)
+	s := c.Summarize()
+	r.errors, r.warnings = s.Errors, s.Warnings
+}
+
+// print prints the errors and warnings of the skills c parsed again or
+// whose findings changed since the last build, and the catalog's count of
+// errors and warnings when it changed, so that a fix shows too; then it
+// remembers c. Quiet, it prints the errors only, as build does.
+func (r *rebuildFindings) print(w io.Writer, c *catalog.Catalog, quiet, strict bool) {
+	p := findingsPrinter{w: w, color: useColor(w), warnings: !quiet || strict}
+	if problems(c.Diagnostics) != r.global {
+		p.print(c.Diagnostics)
+	}
+	for _, s := range c.All {
+		if s.Key != "" && !r.keys[s.Key] || problems(s.Diagnostics) != r.shown[s.File()] {
+			p.print(s.Diagnostics)
+		}
+	}
+	if sum := c.Summarize(); !quiet && (sum.Errors != r.errors || sum.Warnings != r.warnings) {
+		fmt.Fprintf(w, "now %s, %s (was %s, %s)\n", plural(sum.Errors, "error", "errors"), plural(sum.Warnings, "warning", "warnings"),
+			plural(r.errors, "error", "errors"), plural(r.warnings, "warning", "warnings"))
+	}
+	r.remember(c)
+}
+
+// problems is the errors and warnings of ds, one a line.
+func problems(ds []diag.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		if d.Severity == diag.Error || d.Severity == diag.Warning {
+			b.WriteString(d.String())
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // configPath is the real path of the config file serve reads, or "" when

@@ -174,3 +174,113 @@ func TestServeQuiet(t *testing.T) {
 		t.Errorf("serve -q printed more than its address:\n%s", stderr.String())
 	}
 }
+
+// TestServeRebuildFindings: after a rebuild, serve prints the errors and
+// warnings of the skills it parsed again or whose findings changed (a
+// skill shadowed by a new one), with file:line:col, and the catalog's
+// count of errors and warnings when it changed, so that a fix shows too.
+// A rebuild that changes no finding prints none.
+func TestServeRebuildFindings(t *testing.T) {
+	dir := testutil.WriteTxtar(t, t.TempDir(), `
+-- skills/alpha/SKILL.md --
+---
+name: alpha
+description: The first skill.
+---
+# Alpha
+
+Body.
+-- skills/beta/SKILL.md --
+---
+name: beta
+description: The second skill.
+---
+# Beta
+
+Body.
+`)
+	src := filepath.Join(dir, "skills")
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"serve", src, "--port", "0"}, strings.NewReader(""), io.Discard, &stderr)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	// since waits for the lines of want in what serve printed after mark,
+	// and returns what it printed.
+	since := func(what string, mark int, want ...string) string {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			out := stderr.String()[mark:]
+			missing := ""
+			for _, re := range want {
+				if !regexp.MustCompile(`(?m)^` + re).MatchString(out) {
+					missing = re
+					break
+				}
+			}
+			if missing == "" {
+				return out
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: timed out waiting for %q; serve printed:\n%s", what, missing, out)
+			}
+		}
+	}
+	if out := since("the first build", 0, `serving on `); strings.Contains(out, "warning:") {
+		t.Fatalf("the first build warns:\n%s", out)
+	}
+	// skill puts a skill in place at once, as a rename: one change.
+	skill := func(folder, frontmatter string) func() {
+		return func() {
+			tmp := filepath.Join(t.TempDir(), "SKILL.md")
+			if err := os.WriteFile(tmp, []byte("---\n"+frontmatter+"---\n# Title\n\nBody.\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(src, folder), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(tmp, filepath.Join(src, folder, "SKILL.md")); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	move := func(from, to string) func() {
+		return func() {
+			if err := os.Rename(filepath.Join(src, from), filepath.Join(src, to)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	steps := []struct {
+		name string
+		do   func()
+		want []string // regular expressions of lines
+		not  string   // a regular expression no line matches
+	}{
+		{"a rename makes a warning", move("beta", "delta"),
+			[]string{`skills/delta/SKILL\.md:\d+:\d+: warning: .*\[name-dir-mismatch\]$`, `now 0 errors, 1 warning \(was 0 errors, 0 warnings\)$`}, `error:`},
+		{"a new skill shadows another", skill("gamma", "name: alpha\ndescription: Another first skill.\n"),
+			[]string{`skills/alpha/SKILL\.md:\d+:\d+: warning: the name "alpha" is taken by skills/gamma/SKILL\.md.*\[name-shadowed\]$`, `now 0 errors, 3 warnings \(was 0 errors, 1 warning\)$`}, `skills/delta`},
+		{"an error", skill("broken", "name: broken\n"),
+			[]string{`skills/broken/SKILL\.md:\d+:\d+: error: .*\[description-missing\]$`, `now 1 error, 3 warnings \(was 0 errors, 3 warnings\)$`}, `warning:`},
+		{"the error fixed", skill("broken", "name: broken\ndescription: Fixed.\n"),
+			[]string{`now 0 errors, 3 warnings \(was 1 error, 3 warnings\)$`}, `error:|warning:`},
+		{"no finding changed", skill("broken", "name: broken\ndescription: Fixed again.\n"),
+			nil, `error:|warning:|now `},
+		{"warnings fixed", move("delta", "beta"),
+			[]string{`now 0 errors, 2 warnings \(was 0 errors, 3 warnings\)$`}, `error:|warning:`},
+	}
+	for _, s := range steps {
+		mark := len(stderr.String())
+		s.do()
+		out := since(s.name, mark, append(s.want, `\d\d:\d\d:\d\d rebuilt in`)...)
+		if regexp.MustCompile(`(?m)^.*(` + s.not + `)`).MatchString(out) {
+			t.Errorf("%s: serve printed a line with %q:\n%s", s.name, s.not, out)
+		}
+	}
+}
