@@ -223,10 +223,13 @@ func (c *checker) uaspOnly() {
 		c.add(pos, "name-unsafe", "meta.name %q cannot be published: %s", s.Name, why)
 	}
 	if s.Description == "" {
-		c.ds = append(c.ds, diag.At(c.file, pos, diag.Warning, "uasp-schema", "meta.description is empty; add a description of at most 500 characters so that the skill can be found"))
+		c.ds = append(c.ds, diag.At(c.file, pos, diag.Warning, "uasp-schema", "meta.description is missing or empty; add a description of at most 500 characters so that the skill can be found"))
 	}
-	if s.Packaging == source.Folder && nfkc(s.DirName) != s.Name {
+	switch {
+	case s.Packaging == source.Folder && nfkc(s.DirName) != s.Name:
 		c.add(pos, "name-dir-mismatch", "meta.name %q differs from the folder name %q", s.Name, s.DirName)
+	case s.Packaging == source.Document && nfkc(s.DirName) != s.Name:
+		c.add(pos, "name-dir-mismatch", "meta.name %q differs from the file name %s%s; rename the file to %s%s or change meta.name", s.Name, s.DirName, source.UASPSuffix, s.Name, source.UASPSuffix)
 	}
 }
 

@@ -75,7 +75,7 @@ var Rules = append([]Rule{
 	{"name-unsafe", diag.Error, SpecSkilldex, "the name cannot be used as a path segment of the site ('/', '..', control characters)", false},
 	{"name-too-long", diag.Warning, SpecAgentSkills, "the name is longer than 64 characters", true},
 	{"name-pattern", diag.Warning, SpecAgentSkills, "the name is not lowercase letters, digits and single hyphens", true},
-	{"name-dir-mismatch", diag.Warning, SpecAgentSkills, "the name differs from the folder that holds the skill", true},
+	{"name-dir-mismatch", diag.Warning, SpecAgentSkills, "the name differs from the folder that holds the skill, or from the name of its NAME.uasp.yaml file", true},
 	{"name-shadowed", diag.Warning, SpecSkilldex, "another skill of the same name wins: a later source root, or a later path", false},
 	{"description-missing", diag.Error, SpecAgentSkills, "the skill has no usable description", true},
 	{"description-too-long", diag.Warning, SpecAgentSkills, "the description is longer than 1024 characters", true},

@@ -320,7 +320,15 @@ meta: [
 -- docs/noname.uasp.yaml --
 meta:
   type: cli
-`, want: []string{"uasp-schema", "uasp-yaml-invalid", "uasp-not-mapping", "name-missing"}},
+`, want: []string{"uasp-schema", "uasp-yaml-invalid", "uasp-not-mapping", "name-missing"}, not: []string{"name-dir-mismatch"}},
+	{name: "uasp file named otherwise", txtar: `
+-- docs/other.uasp.yaml --
+meta:
+  name: write-a-skill
+  version: "00000000"
+  type: knowledge
+  description: A document whose file is not named after it.
+`, want: []string{"name-dir-mismatch"}, status: lint.Caution},
 	{name: "symlinks", txtar: `
 -- s/SKILL.md --
 ---

@@ -277,7 +277,10 @@ func adviceFor(doc any, p schema.Problem) string {
 		for _, m := range k.Missing {
 			fields = append(fields, m+":")
 		}
-		return fmt.Sprintf("%s lacks %s, which the UASP schema requires; add it", where, strings.Join(fields, " and "))
+		if len(fields) == 1 {
+			return fmt.Sprintf("%s lacks %s, which the UASP schema requires; add it", where, fields[0])
+		}
+		return fmt.Sprintf("%s lacks %s, which the UASP schema requires; add them", where, strings.Join(fields, " and "))
 	case *kind.Type:
 		return typeMessage(p.Path, k.Got, k.Want)
 	case *kind.Enum:

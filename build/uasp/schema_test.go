@@ -105,6 +105,7 @@ commands:
       - name: a
 decisions:
   - when: x
+  - note: y
 `)
 	d, ds := Given(s)
 	if d == nil {
@@ -121,6 +122,7 @@ decisions:
 		"9:5 commands.go.syntax is a number but must be text; change its value",
 		"11:9 commands.go.args[0] lacks type:, which the UASP schema requires; add it",
 		"13:5 decisions[0] lacks then:, which the UASP schema requires; add it",
+		"14:5 decisions[1] lacks when: and then:, which the UASP schema requires; add them",
 	}
 	var got []string
 	for _, x := range ds {
