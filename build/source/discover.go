@@ -210,8 +210,10 @@ type folderSkill struct {
 	uasp     []string // .uasp.yaml files directly in the folder
 	dropped  []string // files past Options.MaxFolderFiles
 	oversize []File   // files over Options.MaxFileBytes
-	// outside are the links that point out of the folder, never followed.
+	// outside are the links that point out of the folder, never followed;
+	// broken those that point nowhere, with why.
 	outside []string
+	broken  [][2]string
 	// unstorable are the paths no archive or site can hold, with why.
 	unstorable [][2]string
 }
@@ -643,19 +645,20 @@ func (w *walker) symlink(rel string, skill *folderSkill) {
 		return
 	}
 	link := w.realPath(rel)
+	inSkill := strings.TrimPrefix(strings.TrimPrefix(rel, skill.rel), "/")
+	if skill.rel == "." {
+		inSkill = rel
+	}
 	target, err := filepath.EvalSymlinks(link)
 	if err != nil {
-		w.diag(w.display(rel), diag.Warning, "symlink-broken", "symbolic link cannot be resolved and was left out: %v", pathless(err))
+		// The skill's finding, so that pack --strict sees it.
+		skill.broken = append(skill.broken, [2]string{inSkill, pathless(err).Error()})
 		return
 	}
 	inside := target == skill.real || strings.HasPrefix(target, skill.real+string(filepath.Separator))
 	st, err := os.Stat(target)
 	if err != nil {
 		return
-	}
-	inSkill := strings.TrimPrefix(strings.TrimPrefix(rel, skill.rel), "/")
-	if skill.rel == "." {
-		inSkill = rel
 	}
 	if !inside {
 		// The skill's finding, not the walk's: the folder holds a file
@@ -704,6 +707,10 @@ func (w *walker) finishFolder(s *folderSkill) {
 		in.LeftOut = append(in.LeftOut, p)
 		in.Diagnostics = append(in.Diagnostics, diag.At(in.DisplayPath(p), diag.Pos{}, diag.Warning, "symlink-outside-skill",
 			"symbolic link points outside the skill folder and was not followed; nothing it points to is published (copy the file into the skill instead)"))
+	}
+	for _, b := range s.broken {
+		in.Diagnostics = append(in.Diagnostics, diag.At(in.DisplayPath(b[0]), diag.Pos{}, diag.Warning, "symlink-broken",
+			"symbolic link cannot be resolved and was left out: %s; fix or remove the link", b[1]))
 	}
 	// The UASP document named after the folder belongs to the skill; with a
 	// SKILL.md, a single document of any name does too. Others stand alone.

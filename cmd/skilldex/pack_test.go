@@ -60,6 +60,14 @@ description: A skill with a link to a file outside it.
 See references/outside.md.
 -- out/references/outside.md --
 symlink: ../../outside.md
+-- dangling/SKILL.md --
+---
+name: dangling
+description: A skill holding a link to nothing. Use when testing skilldex pack.
+---
+body
+-- dangling/references/gone.md --
+symlink: nowhere.md
 -- outside.md --
 A file outside every skill.
 -- nest/SKILL.md --
@@ -99,6 +107,10 @@ func TestPackCommand(t *testing.T) {
 		{[]string{"pack", filepath.Join(dir, "doc", "doc.uasp.yaml"), "-o", filepath.Join(out, "doc.skill")}, 1, "", ""},
 		{[]string{"pack", filepath.Join(dir, "odd"), "-o", filepath.Join(out, "odd.skill")}, 1, "", ""},
 		{[]string{"pack", filepath.Join(dir, "out"), "-o", filepath.Join(out, "out.skill")}, 1, "", filepath.Join("references", "outside.md") + ": warning: symbolic link points outside the skill folder"},
+		// A link to nothing leaves nothing out, but is said, and fails
+		// --strict.
+		{[]string{"pack", filepath.Join(dir, "dangling"), "-o", filepath.Join(out, "dangling.skill")}, 0, "dangling.skill", filepath.Join("references", "gone.md") + ": warning: symbolic link cannot be resolved"},
+		{[]string{"pack", "--strict", filepath.Join(dir, "dangling"), "-o", filepath.Join(out, "dangling-strict.skill")}, 1, "", "symlink-broken"},
 		{[]string{"pack", filepath.Join(dir, "missing")}, 2, "", ""},
 		{[]string{"pack"}, 2, "", ""},
 	}
@@ -124,7 +136,7 @@ func TestPackCommand(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []string{"strict.skill", "broken.skill", "many.skill", "doc.skill", "odd.skill", "out.skill"} {
+	for _, f := range []string{"strict.skill", "broken.skill", "many.skill", "doc.skill", "odd.skill", "out.skill", "dangling-strict.skill"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err == nil {
 			t.Errorf("%s was written by a failed pack", f)
 		}
