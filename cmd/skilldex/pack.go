@@ -47,8 +47,9 @@ archive would go into the new one.
 Exit status: 0 when written; 1 when the skill has errors (or warnings, with
 --strict), exceeds the archive limits, leaves files of the folder out (too
 large, too many, named so that no archive can hold them, or symbolic links
-pointing out of the folder), or the archive would be inside the folder, and
-nothing is written; 2 on usage or I/O failure.`,
+pointing out of the folder), or the archive would be inside the folder or
+replace the archive being packed, and nothing is written; 2 on usage or
+I/O failure.`,
 		Example: `  skilldex pack skills/pdf-tools
   skilldex pack skills/pdf-tools -o dist/`,
 		Args: argsBetween(1, 1, "one skill folder"),
@@ -72,6 +73,9 @@ nothing is written; 2 on usage or I/O failure.`,
 			}
 			if err := outsideSkill(dest, s.Input); err != nil {
 				return &exitError{code: exitFindings, err: err}
+			}
+			if s.Packaging == source.Archive && sameFile(dest, filepath.Join(s.Root, filepath.FromSlash(s.RelPath))) {
+				return &exitError{code: exitFindings, err: fmt.Errorf("%s is the archive being packed, and would be replaced by the new one; nothing was written: give -o another file", dest)}
 			}
 			stderr := cmd.ErrOrStderr()
 			in, archives := pack.WithoutArchives(s.Input)
@@ -189,6 +193,16 @@ func outsideSkill(dest string, in *source.Input) error {
 		folder = "the current folder"
 	}
 	return fmt.Errorf("cannot write %s inside %s, the skill folder being packed: a catalog build would find the archive in the skill and publish it instead of the folder. Nothing was written; write it outside the folder with -o, for example -o %s (and out of the folders a catalog is built from, where it would be published too)", dest, folder, beside)
+}
+
+// sameFile reports whether a and b are one existing file.
+func sameFile(a, b string) bool {
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }
 
 // resolve returns the absolute path of p with links resolved as far as

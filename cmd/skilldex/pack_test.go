@@ -152,6 +152,15 @@ func TestPackCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "1 skill: 1 approved") {
 		t.Errorf("validate the packed skill: exit %d\n%s", code, stdout)
 	}
+	// An archive packed onto itself is refused, and left as it was.
+	code, _, stderr := runCLI(t, "pack", filepath.Join(out, "a.skill"), "-o", filepath.Join(out, "good-skill.skill"))
+	if code != 0 {
+		t.Errorf("repack an archive into another file: exit %d\n%s", code, stderr)
+	}
+	code, _, stderr = runCLI(t, "pack", filepath.Join(out, "a.skill"), "-o", filepath.Join(out, "a.skill"))
+	if again, _ := os.ReadFile(filepath.Join(out, "a.skill")); code != 1 || !strings.Contains(stderr, "is the archive being packed") || !bytes.Equal(again, a) {
+		t.Errorf("pack an archive onto itself: exit %d, archive kept %v\n%s", code, bytes.Equal(again, a), stderr)
+	}
 }
 
 // TestPackOutsideFolder: pack never writes the archive inside the folder
