@@ -10,12 +10,15 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bsearch "github.com/blevesearch/bleve/v2/search"
+	bhighlight "github.com/blevesearch/bleve/v2/search/highlight"
 	"github.com/blevesearch/bleve/v2/search/query"
+	bindex "github.com/blevesearch/bleve_index_api"
 )
 
 // Bleve is an open bleve search index.
@@ -259,39 +262,52 @@ func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Res
 		}
 		ids[i] = id
 	}
-	// Each document matches through its own ID; its highlights come from
-	// the branch of the terms it counted, which no other document matches.
+	// One search finds the documents with the terms any of them counted,
+	// and where; each document's highlights are then made from the
+	// places of its own terms alone.
 	highlighted := []string{"name", "description", "triggers", "tags", "capabilities", "keywords", "intents"}
 	alts := []query.Query{query.NewDocIDQuery(ids)}
 	counted := make([][]string, len(top))
+	seen := map[string]bool{}
 	for i, h := range top {
 		terms, err := r.CountedTerms(context.Background(), src, h.Doc)
 		if err != nil {
 			return err
 		}
 		counted[i] = terms
-		if len(terms) == 0 {
-			continue
-		}
-		var tqs []query.Query
 		for _, t := range terms {
+			if seen[t] {
+				continue
+			}
+			seen[t] = true
 			for _, f := range highlighted {
 				tq := query.NewTermQuery(t)
 				tq.SetField(f)
-				tqs = append(tqs, tq)
+				alts = append(alts, tq)
 			}
 		}
-		alts = append(alts, query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids[i : i+1]), query.NewDisjunctionQuery(tqs)}))
 	}
 	bq := query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), query.NewDisjunctionQuery(alts)})
 	req := bleve.NewSearchRequestOptions(bq, len(ids), 0, false)
 	req.Fields = []string{"name", "description", "url", facetField("type"), facetField("format"), facetField("status"), facetField("license"), facetField("source"), facetField("tags")}
-	req.Highlight = bleve.NewHighlightWithStyle("html")
-	req.Highlight.Fields = highlighted
+	req.IncludeLocations = true
 	res, err := b.idx.Search(req)
 	if err != nil {
 		return err
 	}
+	hl, err := bleve.Config.Cache.HighlighterNamed("html")
+	if err != nil {
+		return err
+	}
+	adv, err := b.idx.Advanced()
+	if err != nil {
+		return err
+	}
+	rd, err := adv.Reader()
+	if err != nil {
+		return err
+	}
+	defer rd.Close()
 	byID := map[string]*bsearch.DocumentMatch{}
 	for _, h := range res.Hits {
 		byID[h.ID] = h
@@ -300,6 +316,9 @@ func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Res
 		h := byID[id]
 		if h == nil {
 			return fmt.Errorf("bleve index: skill %s is ranked but has no document", id)
+		}
+		if err := highlight(hl, rd, h, highlighted, counted[i]); err != nil {
+			return err
 		}
 		hit := Hit{Name: id, Score: top[i].Score, Highlights: map[string][]string{}, Terms: counted[i]}
 		hit.Description, _ = h.Fields["description"].(string)
@@ -321,6 +340,30 @@ func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Res
 			hit.Highlights = nil
 		}
 		out.Hits = append(out.Hits, hit)
+	}
+	return nil
+}
+
+// highlight sets the fragments of h's fields from the places of terms
+// alone, with hl (bleve's HTML highlighter), as a search request's
+// Highlight would from the places of every term the query matched.
+func highlight(hl bhighlight.Highlighter, rd bindex.IndexReader, h *bsearch.DocumentMatch, fields, terms []string) error {
+	for _, places := range h.Locations {
+		for t := range places {
+			if !slices.Contains(terms, t) {
+				delete(places, t)
+			}
+		}
+	}
+	if len(terms) == 0 {
+		return nil
+	}
+	doc, err := rd.Document(h.ID)
+	if err != nil || doc == nil {
+		return fmt.Errorf("bleve index: skill %s is ranked but cannot be read: %v", h.ID, err)
+	}
+	for _, f := range fields {
+		hl.BestFragmentsInField(h, doc, f, 1)
 	}
 	return nil
 }
