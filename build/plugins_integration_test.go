@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -263,5 +264,23 @@ func TestPluginSiteDeterministic(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPluginsAPIWithoutPlugins: a catalog without marketplaces still has
+// api/v1/plugins.json, empty, as DESIGN.md's layout lists it for every
+// site, and openapi.json describes it; no plugin page is made.
+func TestPluginsAPIWithoutPlugins(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), "-- plain/SKILL.md --\n---\nname: plain\ndescription: A skill of a catalog without marketplaces.\n---\nBody.\n")
+	site := buildMarketplaceNamed(t, src, "")
+	var pf map[string]any
+	if err := json.Unmarshal([]byte(readSite(t, site, "api/v1/plugins.json")), &pf); err != nil || fmt.Sprint(pf) != "map[count:0 marketplaces:[] plugins:[]]" {
+		t.Errorf("plugins.json: %v (%v)", pf, err)
+	}
+	if !strings.Contains(readSite(t, site, "api/v1/openapi.json"), `"/api/v1/plugins.json"`) {
+		t.Error("openapi.json does not describe plugins.json")
+	}
+	if _, err := os.Stat(filepath.Join(site, "plugins", "index.html")); err == nil {
+		t.Error("a catalog without plugins has a plugins page")
 	}
 }

@@ -45,15 +45,18 @@ func writeCatalog(out *output.Writer, c *catalog.Catalog, entries []*entry, site
 		{AgentSearchPath, func() ([]byte, error) { return marshal(uskSearch(entries)) }, usk},
 		{AgentCapabilityPath, func() ([]byte, error) { return marshal(uskCapabilities(entries)) }, usk},
 		{SkillsCatalogPath, func() ([]byte, error) { return skillsCatalog(entries), nil }, listing},
-		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site, plugins)) }, newEntriesDigest(func(*keyBuf, *entry) {})},
+		{OpenAPIPath, func() ([]byte, error) { return marshal(openAPI(site)) }, newEntriesDigest(func(*keyBuf, *entry) {})},
 	}
 	// With plugins, llms.txt lists the skills by plugin, from the
 	// catalog's plugins.
 	llms := file{LLMSPath, func() ([]byte, error) { return llmsTxt(c, entries, site), nil }, listing}
 	if plugins {
 		llms.reads = nil
-		files = append(files, file{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }, nil})
 	}
+	// plugins.json is written with no plugin too: DESIGN.md's layout
+	// lists it for every site, and a client reads an empty list rather
+	// than a 404 it must tell from an error.
+	files = append(files, file{PluginsPath, func() ([]byte, error) { return pluginsJSON(c, site) }, nil})
 	files = append(files, llms)
 	if site.PublishesLegacyDiscovery() {
 		files = append(files, file{LegacySkillsPath, func() ([]byte, error) { return marshal(legacyIndex(entries, site)) }, listing})

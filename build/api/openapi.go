@@ -10,9 +10,8 @@ import (
 // keys, so the file is the same every build.
 type obj = map[string]any
 
-// openAPI describes the site's static GET endpoints as OpenAPI 3.1;
-// plugins says the catalog has plugin marketplaces (PluginsPath).
-func openAPI(site *siteinfo.Info, plugins bool) obj {
+// openAPI describes the site's static GET endpoints as OpenAPI 3.1.
+func openAPI(site *siteinfo.Info) obj {
 	name := obj{"name": "name", "in": "path", "required": true, "description": "The skill's name.", "schema": obj{"type": "string"}}
 	jsonOK := func(desc, schema string) obj {
 		content := obj{"schema": obj{"type": "object"}}
@@ -63,10 +62,8 @@ func openAPI(site *siteinfo.Info, plugins bool) obj {
 		p(LLMSFullPath):                  get("llmsFullTxt", "Every skill's Markdown in one file.", nil, typed("llms-full.txt.", "text/plain")),
 		p(SkillsCatalogPath):             get("skillsCatalog", "The catalog as SkillBag SKILLS.md lines: name: description.", nil, typed("SKILLS.md.", "text/markdown")),
 	}
-	if plugins {
-		paths[p(PluginsPath)] = get("listPlugins", "Every plugin of the catalog's marketplaces: its fields, marketplace, clients, source, components, the names of its skills, its page and install commands; and the marketplaces.",
-			nil, jsonOK("The plugins.", ""))
-	}
+	paths[p(PluginsPath)] = get("listPlugins", "Every plugin of the catalog's marketplaces (none when it has none): its fields, marketplace, clients, source, components, the names of its skills, its page and install commands; and the marketplaces.",
+		nil, jsonOK("The plugins.", ""))
 	if !site.PublishesPaths() {
 		delete(paths, "/api/v1/skills/{name}/paths.json")
 		delete(paths, "/api/v1/skills/{name}/{file}")
