@@ -131,3 +131,47 @@ func strconvItoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// coreMarks returns, for each query, the words the search page marks in
+// the name and description of each of the first limit results
+// (search-core.js's highlight of the result's termsOf), from a cold index.
+func coreMarks(tb testing.TB, site string, queries []string, limit int) [][][]string {
+	tb.Helper()
+	node := needNode(tb)
+	script := `
+import { Index, highlight } from ` + strconvQuote(coreScript(tb)) + `;
+import fs from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+const [site, limit] = [process.argv[1], Number(process.argv[2])];
+const queries = JSON.parse(readFileSync(0, 'utf8'));
+const out = [];
+for (const q of queries) {
+  const index = new Index(async (p) => { try { return JSON.parse(await fs.readFile(path.join(site, 'search', p), 'utf8')); } catch { return null; } });
+  const res = await index.search(q);
+  const docs = res.hits.slice(0, limit).map((h) => h.doc);
+  const cards = await index.cards(docs);
+  out.push(cards.map((c, i) => highlight(c.name + ' ' + c.description, res.termsOf(docs[i])).filter(([, m]) => m).map(([w]) => w)));
+}
+process.stdout.write(JSON.stringify(out));
+`
+	cmd := exec.Command(node, "--input-type=module", "-e", script, site, strconvItoa(limit))
+	in, _ := json.Marshal(queries)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	data, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var marks [][][]string
+	if err := json.Unmarshal(data, &marks); err != nil || len(marks) != len(queries) {
+		tb.Fatalf("node printed %s (%v)", data, err)
+	}
+	return marks
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

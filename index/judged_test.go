@@ -238,9 +238,11 @@ func TestHitsMarkWhatTheyCounted(t *testing.T) {
 		"convert a word document to markdown",
 		`"code review" -python`,
 		"pdf type:cli",
+		"pdf mark", // the last word is being typed: it completes
 	}
 	const limit = 5
 	core := runCore(t, site, queries, limit)
+	marks := coreMarks(t, site, queries, limit)
 	marked := regexp.MustCompile(`<mark>([^<]*)</mark>`)
 	for i, q := range queries {
 		res, err := ix.SearchWith(q, index.SearchOptions{Limit: limit, Explain: true})
@@ -262,6 +264,14 @@ func TestHitsMarkWhatTheyCounted(t *testing.T) {
 			}
 			if j < len(core[i].Terms) && !slices.Equal(h.Terms, core[i].Terms[j]) {
 				t.Errorf("%q, %s: bleve's terms %q, JSON index's %q", q, h.Name, h.Terms, core[i].Terms[j])
+			}
+			if j < len(marks[i]) {
+				for _, m := range marks[i][j] {
+					word := index.Fold(m)
+					if !slices.Contains(h.Terms, index.Stem(word)) && !slices.Contains(h.Terms, word) {
+						t.Errorf("%q, %s: the search page marks %q, which it did not count (counted %q)", q, h.Name, m, h.Terms)
+					}
+				}
 			}
 			for f, frags := range h.Highlights {
 				for _, fr := range frags {

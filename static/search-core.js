@@ -822,17 +822,20 @@ function entryOf(e, shard, index) {
   return { key: e[0], df: e[1], idf: e[2], list: decodePostings(e[3]), related, shard, index };
 }
 
-/** highlight splits text into [text, marked] runs: words matching terms or the prefix being typed. */
-export function highlight(text, terms, words) {
+/**
+ * highlight splits text into [text, marked] runs: the words whose term is
+ * one of terms (a result's termsOf, which holds the completion or the
+ * stem the word being typed counted with, so that no word is marked for
+ * a result that did not count it).
+ */
+export function highlight(text, terms) {
   const set = new Set(terms);
-  const prefixes = words.filter((w) => w.prefix).map((w) => w.raw);
   const out = [];
   let last = 0;
   const re = /[\p{L}\p{N}]+/gu;
   for (const m of String(text).matchAll(re)) {
     const f = fold(m[0]);
-    const hit = set.has(stem(f)) || prefixes.some((p) => f.startsWith(p));
-    if (!hit) continue;
+    if (!set.has(stem(f)) && !set.has(f)) continue;
     if (m.index > last) out.push([text.slice(last, m.index), false]);
     out.push([m[0], true]);
     last = m.index + m[0].length;

@@ -28,7 +28,7 @@ function el(tag, attrs, ...children) {
 /** marked returns text with the runs that match as <mark> elements: the terms doc counted. */
 function marked(text, res, doc) {
   const frag = document.createDocumentFragment();
-  for (const [s, hit] of highlight(text || '', res.termsOf(doc), res.words)) {
+  for (const [s, hit] of highlight(text || '', res.termsOf(doc))) {
     frag.append(hit ? el('mark', null, s) : document.createTextNode(s));
   }
   return frag;
