@@ -649,6 +649,9 @@ func (w *walker) symlink(rel string, skill *folderSkill) {
 	if skill.rel == "." {
 		inSkill = rel
 	}
+	if IsJunk(inSkill) {
+		return // Emacs' lock file is a link to nowhere: no finding
+	}
 	target, err := filepath.EvalSymlinks(link)
 	if err != nil {
 		// The skill's finding, so that pack --strict sees it.

@@ -45,7 +45,8 @@ func TestIsJunk(t *testing.T) {
 
 // TestJunkIsNoFileOfASkill: what Finder, Windows, Vim and Emacs leave in
 // a skill folder or archive is not among the skill's files (it would be
-// published and packed), and draws no finding.
+// published and packed), and draws no finding, not even Emacs' lock file,
+// a link to nowhere.
 func TestJunkIsNoFileOfASkill(t *testing.T) {
 	dir := testutil.WriteTxtar(t, t.TempDir(), `
 -- tidy/SKILL.md --
@@ -59,6 +60,8 @@ x
 x
 -- tidy/SKILL.md~ --
 x
+-- tidy/.#SKILL.md --
+symlink: alice@host.1234:1700000000
 -- tidy/references/guide.md --
 guide
 -- tidy/references/Thumbs.db --

@@ -12,9 +12,10 @@ import (
 
 // Fingerprint hashes the path, size, mode and modification time of every
 // file under the roots (skipping the folders skip leaves out: .git,
-// node_modules, the output folder, a site skilldex built, ...), so that
-// any edit, addition, removal or rename changes it, and writing a site
-// inside the sources does not. It is what polling compares.
+// node_modules, the output folder, a site skilldex built, ...) and the
+// files no skill holds (source.IsJunk), so that any edit, addition,
+// removal or rename changes it, and writing a site inside the sources,
+// or an editor's swap file, does not. It is what polling compares.
 func Fingerprint(roots []string, skip source.Skipper) uint64 {
 	h := fnv.New64a()
 	var entries []string
@@ -33,6 +34,9 @@ func Fingerprint(roots []string, skip source.Skipper) uint64 {
 					return filepath.SkipDir
 				}
 				return nil // its files say what changed; its own mtime moves with .git
+			}
+			if source.IsJunk(d.Name()) {
+				return nil // an editor's swap file, saved every few seconds: no skill holds it
 			}
 			info, err := d.Info()
 			if err != nil {

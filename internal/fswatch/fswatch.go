@@ -524,6 +524,9 @@ func (n *notifier) change(ev fsnotify.Event, d *debouncer) error {
 			n.dropTree(parent)
 		}
 	}
+	if source.IsJunk(filepath.Base(p)) {
+		return nil // an editor's swap file, saved every few seconds: no skill holds it
+	}
 	d.add(p, false, time.Now())
 	return nil
 }

@@ -215,11 +215,45 @@ func TestFingerprintSkips(t *testing.T) {
 	write(filepath.Join(dir, ".out.skilldex-01", "index.html"), "x")
 	write(filepath.Join(dir, "public", ".skilldex-site"), "")
 	write(filepath.Join(dir, "public", "index.html"), "x")
+	write(filepath.Join(dir, "a", ".SKILL.md.swp"), "vim")
 	if Fingerprint([]string{dir}, skip) != f0 {
-		t.Error("a skipped folder changes the fingerprint")
+		t.Error("a skipped folder or an editor's swap file changes the fingerprint")
 	}
 	os.Rename(filepath.Join(dir, "a"), filepath.Join(dir, "b"))
 	if Fingerprint([]string{dir}, skip) == f0 {
 		t.Error("a rename does not change the fingerprint")
+	}
+}
+
+// TestJunkIsNoChange: an editor's swap file, which Vim writes every few
+// seconds while one types, is no change: no skill holds it (IsJunk), and
+// a rebuild for it would reload the pages being read.
+func TestJunkIsNoChange(t *testing.T) {
+	src, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(src, "a"), 0o755)
+	w, err := Start(Options{Roots: []string{src}, Quiet: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	swap, edit := filepath.Join(src, "a", ".SKILL.md.swp"), filepath.Join(src, "a", "SKILL.md")
+	os.WriteFile(swap, []byte("vim"), 0o644)
+	os.WriteFile(edit, []byte("x"), 0o644)
+	for {
+		select {
+		case <-w.Ready():
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no batch with %s", edit)
+		}
+		b := w.Take()
+		if slices.Contains(b.Paths, swap) {
+			t.Errorf("a batch holds the swap file: %q", b.Paths)
+		}
+		if slices.Contains(b.Paths, edit) {
+			return
+		}
 	}
 }
