@@ -193,8 +193,10 @@ type notifier struct {
 	dirs    map[string]bool
 	files   map[string]bool
 	parents map[string]bool
-	// roots are the real paths of the folders watched whole.
-	roots []string
+	// roots are the real paths of the folders watched whole; fileDirs
+	// the folders of the roots that are files (parents when watched).
+	roots    []string
+	fileDirs []string
 	// lookouts are the folders where a root that went is awaited: the
 	// nearest above it that exists. The value says whether the watch is
 	// the lookout's own, to be removed with it, or one of dirs or
@@ -221,6 +223,7 @@ func (w *Watcher) notify() (*notifier, error) {
 		if !st.IsDir() && !isSkillFile(real) {
 			n.files[real] = true
 			if !n.parents[filepath.Dir(real)] {
+				n.fileDirs = append(n.fileDirs, filepath.Dir(real))
 				n.parents[filepath.Dir(real)] = true
 				if err := fsw.Add(filepath.Dir(real)); err != nil {
 					fsw.Close()
@@ -306,6 +309,12 @@ func (n *notifier) dropTree(dir string) {
 			delete(n.lookouts, p)
 		}
 	}
+	for p := range n.parents {
+		if within(p, dir) {
+			n.fsw.Remove(p)
+			delete(n.parents, p)
+		}
+	}
 }
 
 // within reports whether p is dir or under it.
@@ -336,6 +345,35 @@ func (n *notifier) reconcile(d *debouncer) error {
 		if n.dirs[r] {
 			d.add(r, false, time.Now())
 		} else if at != "" {
+			want[at] = true
+		}
+	}
+	// The folder of a file root, gone and back, likewise; its files are
+	// what changed.
+	for _, dir := range n.fileDirs {
+		if n.parents[dir] {
+			continue
+		}
+		at, err := n.await(dir)
+		if err != nil {
+			return err
+		}
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			err := n.fsw.Add(dir)
+			if lerr := limitError(err); err != nil && lerr != err {
+				return lerr
+			}
+			if err == nil {
+				n.parents[dir] = true
+				for f := range n.files {
+					if filepath.Dir(f) == dir {
+						d.add(f, false, time.Now())
+					}
+				}
+				continue
+			}
+		}
+		if at != "" {
 			want[at] = true
 		}
 	}
@@ -476,6 +514,11 @@ func (n *notifier) event(ev fsnotify.Event, d *debouncer) error {
 	parent := filepath.Dir(p)
 	removed := ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)
 	watched := n.dirs[parent] || n.dirs[p] || n.files[p]
+	if removed && n.parents[p] {
+		// The folder of a file root went: it is awaited as a root is.
+		n.dropTree(p)
+		return n.reconcile(d)
+	}
 	// Where a root is awaited, anything may be its return, or a folder on
 	// the way to it.
 	awaited := n.awaits(parent) || n.awaits(p)

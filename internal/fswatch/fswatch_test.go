@@ -257,3 +257,35 @@ func TestJunkIsNoChange(t *testing.T) {
 		}
 	}
 }
+
+// TestFileRootFolderBack: when the folder holding a root that is a file
+// goes, with a folder root beside it, and comes back, both are watched
+// again: the folder root's return and an edit of the file root are
+// changes, and nothing above them stays watched.
+func TestFileRootFolderBack(t *testing.T) {
+	src, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := filepath.Join(src, "x")
+	root, doc := filepath.Join(x, "skills"), filepath.Join(x, "doc.uasp.yaml")
+	os.MkdirAll(filepath.Join(root, "alpha"), 0o755)
+	os.WriteFile(doc, []byte("meta: {}"), 0o644)
+	w, err := Start(Options{Roots: []string{root, doc}, Quiet: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	os.RemoveAll(x)
+	waitFor(t, w, root)
+	os.MkdirAll(filepath.Join(root, "alpha"), 0o755)
+	waitFor(t, w, root)
+	os.WriteFile(doc, []byte("meta: {name: doc}"), 0o644)
+	waitFor(t, w, doc)
+	p := filepath.Join(root, "alpha", "SKILL.md")
+	os.WriteFile(p, []byte("edited"), 0o644)
+	waitFor(t, w, p)
+	if got := watchList(w, src); !slices.Equal(got, []string{"x", "x/skills", "x/skills/alpha"}) {
+		t.Errorf("watching %q once the folder is back", got)
+	}
+}
