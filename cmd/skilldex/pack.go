@@ -173,7 +173,7 @@ func outsideSkill(dest string, in *source.Input) error {
 		return nil
 	}
 	destDir, err := resolve(filepath.Dir(dest))
-	if err != nil || !within(filepath.Join(destDir, filepath.Base(dest)), real) {
+	if err != nil || !(within(filepath.Join(destDir, filepath.Base(dest)), real) || inFolder(destDir, real)) {
 		return nil
 	}
 	// The example is beside the folder, as the user would type it.
@@ -225,6 +225,27 @@ func resolve(p string) (string, error) {
 }
 
 // within reports whether p is dir or inside it (both absolute and clean).
+// inFolder reports whether the folder p, or the nearest of its parents
+// that exists, is dir or inside it, as the file system sees them: on one
+// that ignores case (macOS, Windows), Skills/Tricky is skills/tricky,
+// which comparing paths (within) misses.
+func inFolder(p, dir string) bool {
+	want, err := os.Stat(dir)
+	if err != nil {
+		return false
+	}
+	for {
+		if st, err := os.Stat(p); err == nil && os.SameFile(st, want) {
+			return true
+		}
+		up := filepath.Dir(p)
+		if up == p {
+			return false
+		}
+		p = up
+	}
+}
+
 func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))

@@ -252,3 +252,26 @@ a
 		t.Errorf("the archive holds %q, want %q", names, want)
 	}
 }
+
+// TestInFolder: a folder, or the nearest of its parents that exists, is
+// compared with the skill folder as a file, not as a path. (That a path
+// in another case is the same folder on macOS cannot be shown on a file
+// system that tells case apart.)
+func TestInFolder(t *testing.T) {
+	dir := t.TempDir()
+	skill := filepath.Join(dir, "skills", "tricky")
+	os.MkdirAll(filepath.Join(skill, "references"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "skills", "other"), 0o755)
+	for p, want := range map[string]bool{
+		skill:                              true,
+		filepath.Join(skill, "references"): true,
+		filepath.Join(skill, "not", "made", "yet"): true,
+		filepath.Join(dir, "skills"):               false,
+		filepath.Join(dir, "skills", "other"):      false,
+		filepath.Join(dir, "skills", "tricky2"):    false,
+	} {
+		if got := inFolder(p, skill); got != want {
+			t.Errorf("inFolder(%s) = %v, want %v", p, got, want)
+		}
+	}
+}
