@@ -147,7 +147,8 @@ func TestSARIFValid(t *testing.T) {
 	}
 	var log struct {
 		Runs []struct {
-			Results []struct {
+			ColumnKind string
+			Results    []struct {
 				RuleID    string
 				RuleIndex int
 				Level     string
@@ -163,6 +164,11 @@ func TestSARIFValid(t *testing.T) {
 	run := log.Runs[0]
 	if len(run.Results) == 0 {
 		t.Fatal("no results")
+	}
+	// Columns count characters (as every finding's does), not SARIF's
+	// default UTF-16 code units.
+	if run.ColumnKind != "unicodeCodePoints" {
+		t.Errorf("columnKind %q", run.ColumnKind)
 	}
 	for _, r := range run.Results {
 		if r.RuleIndex < 0 || run.Tool.Driver.Rules[r.RuleIndex].ID != r.RuleID {

@@ -22,6 +22,9 @@ type (
 	sarifRun struct {
 		Tool    sarifTool     `json:"tool"`
 		Results []sarifResult `json:"results"`
+		// ColumnKind says what a column counts; SARIF's default is
+		// UTF-16 code units, and skilldex counts characters.
+		ColumnKind string `json:"columnKind"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -118,8 +121,9 @@ func SARIF(w io.Writer, c *catalog.Catalog, version string) error {
 		Version: "2.1.0",
 		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
 		Runs: []sarifRun{{
-			Tool:    sarifTool{Driver: sarifDriver{Name: "skilldex", Version: version, InformationURI: "https://github.com/skilldex/skilldex", Rules: rules}},
-			Results: results,
+			Tool:       sarifTool{Driver: sarifDriver{Name: "skilldex", Version: version, InformationURI: "https://github.com/skilldex/skilldex", Rules: rules}},
+			Results:    results,
+			ColumnKind: "unicodeCodePoints",
 		}},
 	}
 	enc := json.NewEncoder(w)
