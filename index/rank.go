@@ -313,20 +313,24 @@ func (mt *matcher) matches(w Word, exact bool) ([]Key, error) {
 	return keys, nil
 }
 
-// CountedTerms returns the terms document d counted for the query's
-// content words: for each word, the key that gave d its best score, as
-// Rank chose it. A hit's highlights mark these, not every term the query
-// matched somewhere: a related term that counted for one hit is no match
-// in another. Conversational words are left out; they count too little
-// to be worth marking.
-func (r *Ranking) CountedTerms(ctx context.Context, src TermSource, d int32) ([]string, error) {
+// WordMatch is how a document matched one of a ranking's words: the key
+// that gave it its best score for the word (Rank's choice: the first of
+// the highest), that key's weight level in it, and whether a key other
+// than a related term matched it (which counts the word as matched).
+type WordMatch struct {
+	Key   Key
+	Level uint8
+	Found bool
+	Own   bool
+}
+
+// Matches returns how document d matched each of r.Words, as Rank
+// scored it: what --explain shows and a hit's highlights mark.
+func (r *Ranking) Matches(ctx context.Context, src TermSource, d int32) ([]WordMatch, error) {
 	m := src.Model()
-	var terms []string
-	for i, w := range r.Words {
-		if w.Conversational {
-			continue
-		}
-		best, bestScore := "", 0.0
+	out := make([]WordMatch, len(r.Words))
+	for i := range r.Words {
+		best := 0.0
 		for _, k := range r.Keys[i] {
 			ps, err := k.Entry.Postings(ctx, m.HeadOf(k.Kind, r.Full))
 			if err != nil {
@@ -336,12 +340,29 @@ func (r *Ranking) CountedTerms(ctx context.Context, src TermSource, d int32) ([]
 			if !found {
 				continue
 			}
-			if s := k.Entry.IDF * k.Factor * src.Weight(ps[j].Level); best == "" || s > bestScore {
-				best, bestScore = k.Entry.Term, s
+			out[i].Own = out[i].Own || k.Kind != KeyRelated
+			if s := k.Entry.IDF * k.Factor * src.Weight(ps[j].Level); !out[i].Found || s > best {
+				out[i].Key, out[i].Level, out[i].Found, best = k, ps[j].Level, true, s
 			}
 		}
-		if best != "" && !slices.Contains(terms, best) {
-			terms = append(terms, best)
+	}
+	return out, nil
+}
+
+// CountedTerms returns the terms document d counted for the query's
+// content words (Matches), without repeats. A hit's highlights mark
+// these, not every term the query matched somewhere: a related term that
+// counted for one hit is no match in another. Conversational words are
+// left out; they count too little to be worth marking.
+func (r *Ranking) CountedTerms(ctx context.Context, src TermSource, d int32) ([]string, error) {
+	ms, err := r.Matches(ctx, src, d)
+	if err != nil {
+		return nil, err
+	}
+	var terms []string
+	for i, w := range r.Words {
+		if t := ms[i].Key.Entry; !w.Conversational && ms[i].Found && !slices.Contains(terms, t.Term) {
+			terms = append(terms, t.Term)
 		}
 	}
 	return terms, nil
