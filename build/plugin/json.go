@@ -172,16 +172,20 @@ func (p *parser) explain(err error) *syntaxError {
 
 // commaHint explains a comma at off that starts no value, the commonest
 // mistake in a hand-edited manifest: one after the last member or item
-// (JavaScript allows it, JSON does not), or a second one in a row.
+// (JavaScript allows it, JSON does not), one with nothing before it, or a
+// second one in a row.
 func commaHint(text []byte, off int) string {
 	if off >= len(text) || text[off] != ',' {
 		return ""
 	}
+	before := bytes.TrimRight(text[:off], " \t\r\n")
 	after := bytes.TrimLeft(text[off+1:], " \t\r\n")
-	if len(after) > 0 && (after[0] == '}' || after[0] == ']') {
+	switch {
+	case len(before) > 0 && (before[len(before)-1] == '{' || before[len(before)-1] == '['):
+		return fmt.Sprintf("a comma right after %c, with nothing before it: remove it", before[len(before)-1])
+	case len(after) > 0 && (after[0] == '}' || after[0] == ']'):
 		return fmt.Sprintf("a comma before %c: JSON allows none after the last member or item; remove it", after[0])
-	}
-	if before := bytes.TrimRight(text[:off], " \t\r\n"); len(before) > 0 && before[len(before)-1] == ',' {
+	case len(before) > 0 && before[len(before)-1] == ',':
 		return "a second comma in a row: remove one"
 	}
 	return ""

@@ -313,7 +313,8 @@ func TestPosInAnyOrder(t *testing.T) {
 }
 
 // TestCommaHints: a comma that starts no value is explained, at the comma:
-// one after the last member or item, or a second one in a row. Other
+// one after the last member or item, one with nothing before it, or a
+// second one in a row. Other
 // syntax errors keep the decoder's words.
 func TestCommaHints(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
@@ -321,6 +322,8 @@ func TestCommaHints(t *testing.T) {
 		{"[ {\"a\": 1},\r\n ]", "a comma before ]: JSON allows none after the last member or item; remove it"},
 		{`{"a": [1, 2, ], "b": 1}`, "a comma before ]: JSON allows none after the last member or item; remove it"},
 		{`{"a": 1, , "b": 2}`, "a second comma in a row: remove one"},
+		{`{,}`, "a comma right after {, with nothing before it: remove it"},
+		{`{"a": [ , 1]}`, "a comma right after [, with nothing before it: remove it"},
 		{`{"a": 1 "b": 2}`, `invalid character '"' after object value (expecting ',' or '}')`},
 	} {
 		_, err := parseDocument("f.json", []byte(c.text))
