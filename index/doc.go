@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/skilldex/skilldex/build/catalog"
+	"github.com/skilldex/skilldex/build/skill"
+	"github.com/skilldex/skilldex/build/uasp"
 	"github.com/skilldex/skilldex/build/yamltree"
 )
 
@@ -111,7 +113,7 @@ func endsURL(c byte) bool {
 func newDocument(s *catalog.Skill, k *catalog.Content) *document {
 	d := metaDocument(s)
 	d.setContent(s, k)
-	d.setBody(k)
+	d.setBody(s, k)
 	return d
 }
 
@@ -160,9 +162,15 @@ func (d *document) setContent(s *catalog.Skill, k *catalog.Content) {
 	d.PluginAbout = about.String()
 }
 
-// setBody sets the document's body from the skill's.
-func (d *document) setBody(k *catalog.Content) {
+// setBody sets the document's body from the skill's. A skill that is a
+// UASP document alone has no body: its document, as the Markdown its page
+// and archive show (uasp.ToMarkdown), is what it says, its commands and
+// workflows included.
+func (d *document) setBody(s *catalog.Skill, k *catalog.Content) {
 	body := k.Body
+	if s.Format == skill.UASP && len(body) == 0 && k.Doc != nil {
+		body = uasp.ToMarkdown(k.Doc)
+	}
 	if len(body) > maxBody {
 		body = body[:maxBody]
 	}

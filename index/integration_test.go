@@ -424,3 +424,50 @@ func TestBleveFiltersAloneByName(t *testing.T) {
 		}
 	}
 }
+
+// TestUASPDocumentIsItsBody: a skill that is a UASP document alone has no
+// SKILL.md body; its document, as the Markdown its page shows, is what
+// both engines search, so its commands and their arguments are found.
+func TestUASPDocumentIsItsBody(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), `
+-- browse/browse.uasp.yaml --
+meta:
+  name: browse
+  version: "00000000"
+  type: cli
+  description: Drive a web browser from the command line.
+commands:
+  snapshot:
+    syntax: browse snapshot FILE
+    description: Save the page as a portable document.
+  cookies:
+    syntax: browse cookies
+    description: List the cookies the page has set.
+-- other/SKILL.md --
+---
+name: other
+description: A skill about something else entirely, such as gardening.
+---
+Water the plants.
+`)
+	site := buildSite(t, filepath.Join(t.TempDir(), "public"), src)
+	ix, err := index.Open(site)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	queries := []string{"cookies", "portable document"}
+	core := runCore(t, site, queries, 3)
+	for i, q := range queries {
+		res, err := ix.Search(q, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Hits) == 0 || res.Hits[0].Name != "browse" {
+			t.Errorf("bleve: %q finds %+v, want browse first", q, res.Hits)
+		}
+		if len(core[i].Names) == 0 || core[i].Names[0] != "browse" {
+			t.Errorf("JSON index: %q finds %v, want browse first", q, core[i].Names)
+		}
+	}
+}

@@ -269,7 +269,7 @@ func (b *builder) skill(i int, s *pass.Skill) error {
 		d = &copied
 	}
 	d.setContent(s.Skill, k)
-	d.setBody(k)
+	d.setBody(s.Skill, k)
 	fresh := b.recs[i] == nil
 	if fresh {
 		b.analyze(i, d)

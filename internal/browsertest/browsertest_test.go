@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -522,9 +523,12 @@ func TestSearchSyntax(t *testing.T) {
 	for _, tc := range []struct {
 		query string
 		want  []string
+		// first: want are the first results, not all (other skills
+		// mention notes in their bodies or UASP documents)
+		first bool
 	}{
-		{query: "notes", want: []string{"release-notes", "meeting-notes"}},
-		{query: "notes -release", want: []string{"meeting-notes"}},
+		{query: "notes", want: []string{"release-notes", "meeting-notes"}, first: true},
+		{query: "notes -release", want: []string{"meeting-notes"}, first: true},
 		{query: "type:cli", want: []string{"agent-browser"}},
 		{query: `"commit message"`, want: []string{"commit-message", "release-notes"}},
 		{query: "+csv data", want: []string{"csv-profiler"}},
@@ -532,7 +536,14 @@ func TestSearchSyntax(t *testing.T) {
 		t.Run(tc.query, func(t *testing.T) {
 			check(t, tab, tab.Visit(srv.Page("search/?q="+url.QueryEscape(tc.query))))
 			check(t, tab, tab.Wait(`/match/i.test(document.getElementById('search-status').textContent)`))
-			if got := names(results(t, tab)); strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			got := names(results(t, tab))
+			if tc.first && len(got) > len(tc.want) {
+				if slices.Contains(got, "release-notes") && strings.Contains(tc.query, "-release") {
+					t.Errorf("results %q hold the excluded release-notes", got)
+				}
+				got = got[:len(tc.want)]
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("results %q, want %q", got, tc.want)
 			}
 		})
