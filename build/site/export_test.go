@@ -11,7 +11,7 @@ import (
 // i into buf as a build does, minified templates included, without
 // writing it: what a skill page costs beside the disk.
 func SkillPageRenderer(c *catalog.Catalog, site *siteinfo.Info) (func(i int, buf *bytes.Buffer) error, error) {
-	r, err := newRenderer(site, true, false)
+	r, err := newRenderer(site, true, false, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func (Writer) Name() string { return "pages" }
 // each skill's page; then come the listings, the search page, the report,
 // 404, the feeds and the sitemap.
 func (Writer) Begin(ctx context.Context, c *catalog.Catalog, out *output.Writer, site *siteinfo.Info, m *memo.Memo) (pass.Work, error) {
-	r, err := newRenderer(site, out.Minifies(), len(c.Plugins) > 0)
+	r, err := newRenderer(site, out.Minifies(), len(c.Plugins) > 0, emptyTaxonomies(c))
 	if err != nil {
 		return pass.Work{}, err
 	}
@@ -144,17 +144,30 @@ func (v *siteView) Generator() string { return v.info.Generator }
 // fetch it anew when it changes.
 func (v *siteView) Asset(name string) string { return v.assets[name] }
 
+// emptyTaxonomies are the browsable taxonomies of c without a term: a
+// link to a page saying "0 capabilities" leads nowhere.
+func emptyTaxonomies(c *catalog.Catalog) []string {
+	var out []string
+	for _, kind := range []string{catalog.Tags, catalog.Categories, catalog.Capabilities} {
+		if t := c.Taxonomy(kind); t == nil || len(t.Terms) == 0 {
+			out = append(out, kind)
+		}
+	}
+	return out
+}
+
 // pageFiles are the templates that define a page's "content"; each is
 // parsed with base.html and partials.html.
 var pageFiles = []string{"home.html", "skill.html", "taxonomy.html", "term.html", "search.html", "report.html", "notfound.html", "plugin.html", "plugins.html"}
 
 // newRenderer parses the templates, minified when minify is set: pages are
 // then written as rendered, never minified one by one. plugins says that
-// the catalog has plugin pages, which the navigation then links.
-func newRenderer(site *siteinfo.Info, minify, plugins bool) (*renderer, error) {
+// the catalog has plugin pages, which the navigation then links; empty
+// names the taxonomies without terms, which it does not.
+func newRenderer(site *siteinfo.Info, minify, plugins bool, empty []string) (*renderer, error) {
 	r := &renderer{site: site, pages: map[string]*template.Template{}}
 	digest := sha256.New()
-	fmt.Fprintf(digest, "%v\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00", plugins, site.Title, site.Description, site.Base, site.Repository, site.RepositoryBranch, site.QueryPaths, site.Parts)
+	fmt.Fprintf(digest, "%v\x00%q\x00%s\x00%s\x00%s\x00%s\x00%s\x00%s\x00%v\x00", plugins, empty, site.Title, site.Description, site.Base, site.Repository, site.RepositoryBranch, site.QueryPaths, site.Parts)
 	repo, _ := forge.Repository(site.Repository)
 	v := &siteView{
 		info: site, Title: site.Title, Description: site.Description, Base: site.Base.Path,
@@ -169,6 +182,7 @@ func newRenderer(site *siteinfo.Info, minify, plugins bool) (*renderer, error) {
 		{"Types", site.Link("types/"), catalog.Types},
 		{"Report", site.Link("report/"), "report"},
 	}
+	v.Nav = slices.DeleteFunc(v.Nav, func(n navItem) bool { return slices.Contains(empty, n.Section) })
 	if plugins {
 		v.Nav = slices.Insert(v.Nav, 2, navItem{"Plugins", site.Link(siteinfo.PluginsIndex), "plugins"})
 	}

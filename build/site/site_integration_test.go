@@ -654,3 +654,29 @@ func TestPartsLeftOut(t *testing.T) {
 		t.Fatalf("%d skills published", len(res.Catalog.Skills))
 	}
 }
+
+// TestNavLeavesOutEmptyTaxonomies: the navigation links no taxonomy the
+// catalog has no term of (its page would say "0 capabilities"), and
+// links those it has.
+func TestNavLeavesOutEmptyTaxonomies(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), "-- plain/SKILL.md --\n---\nname: plain\ndescription: A skill with tags but no category or capability.\nmetadata:\n  tags: [alpha]\n---\nBody.\n")
+	out, _ := buildFrom(t, src, "https://example.org/")
+	nav := byClass(t, out, "index.html", "sd-nav")
+	var links []string
+	for n := range nav.Descendants() {
+		if n.Type == html.ElementNode && n.Data == "a" {
+			href, _ := testutil.Attr(n, "href")
+			links = append(links, href)
+		}
+	}
+	for _, want := range []string{"/tags/", "/types/", "/report/"} {
+		if !slices.Contains(links, want) {
+			t.Errorf("the navigation lacks %s: %q", want, links)
+		}
+	}
+	for _, empty := range []string{"/categories/", "/capabilities/"} {
+		if slices.Contains(links, empty) {
+			t.Errorf("the navigation links %s, which has no term: %q", empty, links)
+		}
+	}
+}
