@@ -252,6 +252,12 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 		}
 	}
 	addAll := r.addAllOf(c)
+	notListed := 0 // skills the skills CLI does not install from the site
+	for _, s := range c.Skills {
+		if !skillsCLIInstalls(s, r.site) {
+			notListed++
+		}
+	}
 	return r.paginate("", c.Skills, func(sitePath string, cards []*card, p *pager) error {
 		title := ""
 		if p.Number > 1 {
@@ -260,6 +266,7 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 		key := r.newListKey("home.html")
 		key.int(len(c.Skills))
 		key.str(fmt.Sprint(addAll != nil), fmt.Sprintf("%#v", markets))
+		key.int(notListed)
 		key.cards(cards)
 		key.pager(p)
 		for _, f := range facets {
@@ -274,7 +281,7 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 			Description: r.homeDescription(c),
 			Section:     "home",
 			Data: map[string]any{
-				"Total": len(c.Skills), "Cards": cards, "Pager": p, "Facets": facets, "AddAll": addAll,
+				"Total": len(c.Skills), "Cards": cards, "Pager": p, "Facets": facets, "AddAll": addAll, "NotListed": notListed,
 				"Marketplaces": markets,
 			},
 		}, key)
