@@ -25,11 +25,37 @@ function el(tag, attrs, ...children) {
   return n;
 }
 
-/** marked returns text with the runs that match as <mark> elements: the terms doc counted. */
+/**
+ * codeParts splits text into [text, isCode] parts: its `code spans`, as
+ * build/site's codeSpans makes them <code> on the site's pages (a span of
+ * blanks, or a lone backtick, stays text).
+ */
+function codeParts(text) {
+  const out = [];
+  let rest = text;
+  for (;;) {
+    const open = rest.indexOf('`');
+    const end = open < 0 ? -1 : rest.indexOf('`', open + 1);
+    if (end < 0) break;
+    const code = rest.slice(open + 1, end);
+    if (code.trim() === '') out.push([rest.slice(0, end + 1), false]);
+    else out.push([rest.slice(0, open), false], [code, true]);
+    rest = rest.slice(end + 1);
+  }
+  out.push([rest, false]);
+  return out.filter(([s]) => s !== '');
+}
+
+/** marked returns text with its code spans as <code> and the terms doc counted as <mark> elements. */
 function marked(text, res, doc) {
   const frag = document.createDocumentFragment();
-  for (const [s, hit] of highlight(text || '', res.termsOf(doc))) {
-    frag.append(hit ? el('mark', null, s) : document.createTextNode(s));
+  const terms = res.termsOf(doc);
+  for (const [part, code] of codeParts(text || '')) {
+    const into = code ? el('code') : frag;
+    for (const [s, hit] of highlight(part, terms)) {
+      into.append(hit ? el('mark', null, s) : document.createTextNode(s));
+    }
+    if (code) frag.append(into);
   }
   return frag;
 }

@@ -680,3 +680,23 @@ func TestNavLeavesOutEmptyTaxonomies(t *testing.T) {
 		}
 	}
 }
+
+// TestDescriptionCodeSpans: a description's `code spans` are code on the
+// skill's page and its card (on the home page), escaped, and the page's
+// meta description keeps the text as written.
+func TestDescriptionCodeSpans(t *testing.T) {
+	src := testutil.WriteTxtar(t, t.TempDir(), "-- wrap/SKILL.md --\n---\nname: wrap\ndescription: Wraps `npx tool <dir>` for CI. Use when checking a repository.\n---\nBody.\n")
+	out, _ := buildFrom(t, src, "https://example.org/")
+	for _, page := range []string{"skills/wrap/index.html", "index.html"} {
+		data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(page)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "Wraps <code>npx tool &lt;dir&gt;</code> for CI.") {
+			t.Errorf("%s does not show the code span as code", page)
+		}
+		if page != "index.html" && !strings.Contains(string(data), `content="Wraps `+"`npx tool &lt;dir&gt;`") {
+			t.Errorf("%s: the meta description changed", page)
+		}
+	}
+}

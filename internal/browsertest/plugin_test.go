@@ -129,3 +129,31 @@ func TestSearchMarksWhatEachResultCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchShowsCodeSpans: a description's `code spans` show as code in
+// the search results, as on the site's pages, their text escaped
+// ("<ViewTransition>" is text, not an element), and no backtick is left.
+func TestSearchShowsCodeSpans(t *testing.T) {
+	srv := corpus(t)
+	_, b := demo(t)
+	tab := browsertest.NewTab(t, b, srv.Origin)
+	check(t, tab, tab.Visit(srv.Page("search/?q="+url.QueryEscape("react view transitions"))))
+	check(t, tab, tab.Wait(waitResults))
+	type card struct {
+		Name, Description string
+		Code              []string
+	}
+	cards, err := browsertest.Eval[[]card](tab, `[...document.querySelectorAll('#search-results li')].map(li => ({
+	name: li.querySelector('.search-name').textContent,
+	description: li.querySelector('.search-description').textContent,
+	code: [...li.querySelectorAll('.search-description code')].map(c => c.textContent),
+}))`)
+	check(t, tab, err)
+	i := slices.IndexFunc(cards, func(c card) bool { return c.Name == "vercel-react-view-transitions" })
+	if i < 0 {
+		t.Fatalf("vercel-react-view-transitions is not among %d results", len(cards))
+	}
+	if c := cards[i]; !slices.Contains(c.Code, "<ViewTransition>") || !slices.Contains(c.Code, "addTransitionType") || strings.Contains(c.Description, "`") {
+		t.Errorf("vercel-react-view-transitions: code %q in %q", c.Code, c.Description)
+	}
+}
