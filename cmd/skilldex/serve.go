@@ -209,24 +209,25 @@ type rebuildFindings struct {
 	// keys are the skills' Keys: a skill with another key was parsed
 	// again.
 	keys map[string]bool
-	// shown are the errors and warnings of each skill, by file, and
-	// global those of the catalog: they change without the skill being
-	// parsed again when a new skill shadows it.
-	shown            map[string]string
-	global           string
+	// shown are the findings of each skill, by file, and global those of
+	// the catalog: they change without the skill being parsed again when
+	// a new skill shadows it. Compared as they are, not formatted, so
+	// that a rebuild of a large catalog pays little for them.
+	shown            map[string][]diag.Diagnostic
+	global           []diag.Diagnostic
 	errors, warnings int
 }
 
 // remember keeps what c found, for the next print.
 func (r *rebuildFindings) remember(c *catalog.Catalog) {
-	r.keys, r.shown = map[string]bool{}, map[string]string{}
+	r.keys, r.shown = make(map[string]bool, len(c.All)), make(map[string][]diag.Diagnostic, len(c.All))
 	for _, s := range c.All {
 		if s.Key != "" {
 			r.keys[s.Key] = true
 		}
-		r.shown[s.File()] = problems(s.Diagnostics)
+		r.shown[s.File()] = s.Diagnostics
 	}
-	r.global = problems(c.Diagnostics)
+	r.global = c.Diagnostics
 	s := c.Summarize()
 	r.errors, r.warnings = s.Errors, s.Warnings
 }
@@ -237,11 +238,11 @@ func (r *rebuildFindings) remember(c *catalog.Catalog) {
 // remembers c. Quiet, it prints the errors only, as build does.
 func (r *rebuildFindings) print(w io.Writer, c *catalog.Catalog, quiet, strict bool) {
 	p := findingsPrinter{w: w, color: useColor(w), warnings: !quiet || strict}
-	if problems(c.Diagnostics) != r.global {
+	if !slices.Equal(c.Diagnostics, r.global) {
 		p.print(c.Diagnostics)
 	}
 	for _, s := range c.All {
-		if s.Key != "" && !r.keys[s.Key] || problems(s.Diagnostics) != r.shown[s.File()] {
+		if s.Key != "" && !r.keys[s.Key] || !slices.Equal(s.Diagnostics, r.shown[s.File()]) {
 			p.print(s.Diagnostics)
 		}
 	}
@@ -250,18 +251,6 @@ func (r *rebuildFindings) print(w io.Writer, c *catalog.Catalog, quiet, strict b
 			plural(r.errors, "error", "errors"), plural(r.warnings, "warning", "warnings"))
 	}
 	r.remember(c)
-}
-
-// problems is the errors and warnings of ds, one a line.
-func problems(ds []diag.Diagnostic) string {
-	var b strings.Builder
-	for _, d := range ds {
-		if d.Severity == diag.Error || d.Severity == diag.Warning {
-			b.WriteString(d.String())
-			b.WriteByte('\n')
-		}
-	}
-	return b.String()
 }
 
 // configPath is the real path of the config file serve reads, or "" when
