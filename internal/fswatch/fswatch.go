@@ -244,6 +244,12 @@ func (w *Watcher) notify() (*notifier, error) {
 	return n, nil
 }
 
+// isDir reports whether p is a folder (not followed if a link).
+func isDir(p string) bool {
+	st, err := os.Lstat(p)
+	return err == nil && st.IsDir()
+}
+
 // realPath is p with symbolic links resolved, absolute: events name the
 // paths watched, and discovery and the Skipper compare real paths.
 func realPath(p string) (string, error) {
@@ -515,7 +521,13 @@ func (n *notifier) event(ev fsnotify.Event, d *debouncer) error {
 	removed := ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)
 	watched := n.dirs[parent] || n.dirs[p] || n.files[p]
 	if removed && n.parents[p] {
-		// The folder of a file root went: it is awaited as a root is.
+		// The folder of a file root went: its files changed, and it is
+		// awaited as a root is.
+		for f := range n.files {
+			if filepath.Dir(f) == p {
+				d.add(f, false, time.Now())
+			}
+		}
 		n.dropTree(p)
 		return n.reconcile(d)
 	}
@@ -549,6 +561,7 @@ func (n *notifier) awaits(dir string) bool {
 // changed. It fails only on a limit of the system.
 func (n *notifier) change(ev fsnotify.Event, d *debouncer) error {
 	p, parent := ev.Name, filepath.Dir(ev.Name)
+	wasDir := n.dirs[p]
 	if n.w.opt.Skip.Path(p) != "" {
 		return nil // .git, node_modules, the output folder: discovery never looks there
 	}
@@ -567,7 +580,7 @@ func (n *notifier) change(ev fsnotify.Event, d *debouncer) error {
 			n.dropTree(parent)
 		}
 	}
-	if source.IsJunk(filepath.Base(p)) {
+	if source.IsJunk(filepath.Base(p)) && !wasDir && !isDir(p) {
 		return nil // an editor's swap file, saved every few seconds: no skill holds it
 	}
 	d.add(p, false, time.Now())

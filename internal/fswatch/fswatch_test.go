@@ -289,3 +289,46 @@ func TestFileRootFolderBack(t *testing.T) {
 		t.Errorf("watching %q once the folder is back", got)
 	}
 }
+
+// TestJunkNamedFolderIsAChange: a folder whose name an editor's file
+// could have (old~) is a folder of the sources like any other: moving
+// one in or out is a change.
+func TestJunkNamedFolderIsAChange(t *testing.T) {
+	src, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(src, "skills")
+	os.MkdirAll(root, 0o755)
+	os.MkdirAll(filepath.Join(src, "old~", "alpha"), 0o755)
+	w, err := Start(Options{Roots: []string{root}, Quiet: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	in := filepath.Join(root, "old~")
+	os.Rename(filepath.Join(src, "old~"), in)
+	waitFor(t, w, in)
+	os.Rename(in, filepath.Join(src, "old~"))
+	waitFor(t, w, in)
+}
+
+// TestFileRootFolderMovedAway: when the folder of a root that is a file is
+// moved away, the file root has changed (it is gone).
+func TestFileRootFolderMovedAway(t *testing.T) {
+	src, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := filepath.Join(src, "x")
+	doc := filepath.Join(x, "doc.uasp.yaml")
+	os.MkdirAll(x, 0o755)
+	os.WriteFile(doc, []byte("meta: {}"), 0o644)
+	w, err := Start(Options{Roots: []string{doc}, Quiet: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	os.Rename(x, filepath.Join(src, "away"))
+	waitFor(t, w, doc)
+}
