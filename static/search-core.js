@@ -844,6 +844,59 @@ export function highlight(text, terms) {
   return out;
 }
 
+/**
+ * codeParts splits text into [text, isCode] parts as CommonMark reads code
+ * spans: a run of backticks opens a span that the next run of as many
+ * closes, one space is stripped from each end of a span holding spaces at
+ * both, and a run without its match, or a span of ASCII blanks alone, is
+ * text. build/site's codeSpanParts must split alike (the pages show the
+ * same descriptions).
+ */
+export function codeParts(text) {
+  const out = [];
+  const s = String(text);
+  const run = (i) => {
+    let n = 0;
+    while (s[i + n] === '`') n++;
+    return n;
+  };
+  let from = 0;
+  for (let i = 0; i < s.length; ) {
+    if (s[i] !== '`') {
+      i++;
+      continue;
+    }
+    const n = run(i);
+    let end = -1;
+    for (let j = i + n; j < s.length; ) {
+      const k = s.indexOf('`', j);
+      if (k < 0) break;
+      const m = run(k);
+      if (m === n) {
+        end = k;
+        break;
+      }
+      j = k + m;
+    }
+    if (end < 0) {
+      i += n;
+      continue;
+    }
+    let code = s.slice(i + n, end);
+    if (/^[ \t\n\r\f]*$/.test(code)) {
+      i = end + n;
+      continue;
+    }
+    if (code.length >= 2 && code[0] === ' ' && code[code.length - 1] === ' ') code = code.slice(1, -1);
+    if (i > from) out.push([s.slice(from, i), false]);
+    out.push([code, true]);
+    i = end + n;
+    from = i;
+  }
+  if (from < s.length) out.push([s.slice(from), false]);
+  return out;
+}
+
 // Command line: node search-core.js SITE_DIR QUERY [LIMIT]
 // With QUERY "-", queries are read from standard input, one a line, and
 // each answered on its own line from a fresh (cold) index, with the time

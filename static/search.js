@@ -7,7 +7,7 @@
 // the full catalog. Nothing here parses HTML: every node is built with DOM
 // calls and every text set with textContent.
 
-import { Index, emptyFilterNote, highlight, mistypedNote } from './search-core.js';
+import { Index, codeParts, emptyFilterNote, highlight, mistypedNote } from './search-core.js';
 
 const PAGE = 20; // results shown at first, and added by "Show more"
 const FACET_VALUES = 8; // values shown per facet before "Show all"
@@ -23,27 +23,6 @@ function el(tag, attrs, ...children) {
   }
   for (const c of children) if (c !== null && c !== undefined) n.append(c);
   return n;
-}
-
-/**
- * codeParts splits text into [text, isCode] parts: its `code spans`, as
- * build/site's codeSpans makes them <code> on the site's pages (a span of
- * blanks, or a lone backtick, stays text).
- */
-function codeParts(text) {
-  const out = [];
-  let rest = text;
-  for (;;) {
-    const open = rest.indexOf('`');
-    const end = open < 0 ? -1 : rest.indexOf('`', open + 1);
-    if (end < 0) break;
-    const code = rest.slice(open + 1, end);
-    if (code.trim() === '') out.push([rest.slice(0, end + 1), false]);
-    else out.push([rest.slice(0, open), false], [code, true]);
-    rest = rest.slice(end + 1);
-  }
-  out.push([rest, false]);
-  return out.filter(([s]) => s !== '');
 }
 
 /** marked returns text with its code spans as <code> and the terms doc counted as <mark> elements. */
