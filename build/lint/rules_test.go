@@ -642,7 +642,8 @@ z
 
 // TestLinkColumnInCharacters: a link's column counts characters, as an
 // editor shows them and the other findings count, not bytes; a code span
-// with non-ASCII text before the link counts the same way.
+// with non-ASCII text before the link counts the same way, and so does
+// the column of '---' inside the frontmatter.
 func TestLinkColumnInCharacters(t *testing.T) {
 	dir := testutil.WriteTxtar(t, t.TempDir(), "-- s/SKILL.md --\n---\nname: s\ndescription: A skill whose links follow accented letters and an emoji.\n---\nCafé 🎉 [x](missing.md)\n`é` ü [y](gone.md)\n")
 	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}})
@@ -655,5 +656,18 @@ func TestLinkColumnInCharacters(t *testing.T) {
 	}
 	if want := []string{"5:8", "6:7"}; !slices.Equal(got, want) {
 		t.Errorf("reference-missing at %q, want %q", got, want)
+	}
+
+	// '---' inside the frontmatter, after accented letters.
+	dir = testutil.WriteTxtar(t, t.TempDir(), "-- s/SKILL.md --\n---\nname: s\ndescription: café --- crème, a skill whose frontmatter holds dashes.\n---\nBody.\n")
+	if c, err = build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}}); err != nil {
+		t.Fatal(err)
+	}
+	got = nil
+	for _, d := range codesOf(c)["frontmatter-dashes"] {
+		got = append(got, fmt.Sprintf("%d:%d", d.Line, d.Column))
+	}
+	if want := []string{"3:19"}; !slices.Equal(got, want) {
+		t.Errorf("frontmatter-dashes at %q, want %q", got, want)
 	}
 }

@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -79,7 +80,7 @@ func (c *checker) strictYAML() {
 	lines := bytes.Split(d.Frontmatter, []byte("\n"))
 	for i, l := range lines {
 		if j := bytes.Index(l, []byte("---")); j >= 0 {
-			c.add(diag.Pos{Line: d.FrontmatterLine + i, Column: j + 1}, "frontmatter-dashes",
+			c.add(diag.Pos{Line: d.FrontmatterLine + i, Column: utf8.RuneCount(l[:j]) + 1}, "frontmatter-dashes",
 				"'---' inside the frontmatter: parsers that split on the first '---' (skills-ref among them) end the frontmatter here; write it differently (e.g. an em dash)")
 			break
 		}

@@ -224,10 +224,9 @@ func resolve(p string) (string, error) {
 	}
 }
 
-// within reports whether p is dir or inside it (both absolute and clean).
-// inFolder reports whether the folder p, or the nearest of its parents
-// that exists, is dir or inside it, as the file system sees them: on one
-// that ignores case (macOS, Windows), Skills/Tricky is skills/tricky,
+// inFolder reports whether the folder p is dir or inside it, as the file
+// system sees them: p or one of its parents (those that exist) is dir. On
+// one that ignores case (macOS, Windows), Skills/Tricky is skills/tricky,
 // which comparing paths (within) misses.
 func inFolder(p, dir string) bool {
 	want, err := os.Stat(dir)
@@ -246,6 +245,7 @@ func inFolder(p, dir string) bool {
 	}
 }
 
+// within reports whether p is dir or inside it (both absolute and clean).
 func within(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
