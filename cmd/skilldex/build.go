@@ -183,7 +183,10 @@ With neither, build reads the embedded demo catalog. Flags override the
 config file. Folders are searched recursively, hidden ones included, but
 never a site skilldex built (a folder holding .skilldex-site), the output
 folder, version control data (.git, ...) or installed dependencies
-(node_modules, a Python virtualenv, ...); --verbose lists them.
+(node_modules, a Python virtualenv, ...); --verbose lists them. What an
+operating system or an editor leaves beside a skill's files (.DS_Store,
+Thumbs.db, Vim's swap files, NAME~ backups, Emacs' lock files) is no
+part of the skill.
 
 Pages, the report and the JSON files name each skill's source relative to
 the catalog root: the folder of the config file, else the current folder
