@@ -122,7 +122,7 @@ func TestPluginInstallsWithoutRepository(t *testing.T) {
 			t.Errorf("%s lacks the install command", name)
 		}
 	}
-	if !strings.Contains(page, "With the marketplace <code>acme-market</code> added:") {
+	if !strings.Contains(page, "With the marketplace <code>acme-market</code> added, from the repository that publishes it") {
 		t.Error("plugins/tools/ does not say which marketplace to add first")
 	}
 	if strings.Contains(readSite(t, buildMarketplace(t), "plugins/tools/index.html"), "With the marketplace") {
@@ -282,5 +282,26 @@ func TestPluginsAPIWithoutPlugins(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(site, "plugins", "index.html")); err == nil {
 		t.Error("a catalog without plugins has a plugins page")
+	}
+}
+
+// TestPluginsByMarketplace: the plugins page lists each marketplace's
+// plugins in a section of its own, and the home page's "its plugins"
+// links to that section.
+func TestPluginsByMarketplace(t *testing.T) {
+	site := buildMarketplace(t)
+	plugins := readSite(t, site, "plugins/index.html")
+	start := strings.Index(plugins, `<section aria-labelledby="marketplace-acme-market">`)
+	if start < 0 {
+		t.Fatalf("the plugins page has no section of acme-market:\n%s", plugins)
+	}
+	section, _, _ := strings.Cut(plugins[start:], "</section>")
+	for _, want := range []string{`<h2 id="marketplace-acme-market">acme-market</h2>`, `/plugins/tools/"`, `/plugins/docs/"`} {
+		if !strings.Contains(section, want) {
+			t.Errorf("the acme-market section lacks %s:\n%s", want, section)
+		}
+	}
+	if home := readSite(t, site, "index.html"); !strings.Contains(home, `/plugins/#marketplace-acme-market">its plugins</a>`) {
+		t.Error("the home page's \"its plugins\" does not link to the marketplace's section")
 	}
 }

@@ -246,9 +246,10 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 		}
 	}
 	var markets []marketView
+	ids := marketplaceIDs(c)
 	for _, m := range c.Marketplaces {
-		if len(m.Plugins) > 0 && m.Name != "" {
-			markets = append(markets, marketView{m.Name, m.Description})
+		if len(publishedPlugins(m)) > 0 && m.Name != "" {
+			markets = append(markets, marketView{m.Name, m.Description, ids[m]})
 		}
 	}
 	addAll := r.addAllOf(c)
@@ -289,7 +290,7 @@ func (r *renderer) writeHome(c *catalog.Catalog, out *output.Writer) error {
 }
 
 // marketView is a marketplace as the home page names it.
-type marketView struct{ Name, Description string }
+type marketView struct{ Name, Description, ID string }
 
 // pluginFacet is the home page's Plugins facet: the plugins with the most
 // skills, linking their pages; none when the catalog has no plugins.

@@ -97,24 +97,32 @@ func (r *renderer) writePlugins(c *catalog.Catalog, out *output.Writer) error {
 		Name, Link, Description, Marketplace, Category string
 		Skills                                         int
 	}
-	var all []listed
-	for _, p := range c.Plugins {
-		all = append(all, listed{p.Name, r.pluginLink(p), firstLine(p.Description, 220), p.Marketplace.Name, p.Category, len(p.Skills)})
+	// The plugins by marketplace, each marketplace a section the home
+	// page links to (marketplaceID).
+	type market struct {
+		Name, Description, ID string
+		Plugins               []listed
 	}
-	key := r.newListKey("plugins.html")
-	key.str(fmt.Sprintf("%#v", all))
-	var markets []listed
+	var markets []*market
+	ids := marketplaceIDs(c)
 	for _, m := range c.Marketplaces {
-		if len(m.Plugins) > 0 {
-			markets = append(markets, listed{Name: m.Name, Description: m.Description})
+		mv := &market{Name: m.Name, Description: m.Description, ID: ids[m]}
+		for _, p := range publishedPlugins(m) {
+			mv.Plugins = append(mv.Plugins, listed{p.Name, r.pluginLink(p), firstLine(p.Description, 220), p.Marketplace.Name, p.Category, len(p.Skills)})
+		}
+		if len(mv.Plugins) > 0 {
+			markets = append(markets, mv)
 		}
 	}
-	key.str(fmt.Sprintf("%#v", markets))
+	key := r.newListKey("plugins.html")
+	for _, m := range markets {
+		key.str(fmt.Sprintf("%#v", *m))
+	}
 	err := r.writeListing(out, siteinfo.PluginsIndex, "plugins.html", &page{
 		Title:       "Plugins",
 		Description: fmt.Sprintf("%d agent plugins and their skills.", len(c.Plugins)),
 		Section:     "plugins",
-		Data:        map[string]any{"Plugins": all, "Marketplaces": markets},
+		Data:        map[string]any{"Count": len(c.Plugins), "Marketplaces": markets},
 	}, key)
 	if err != nil {
 		return err
@@ -173,4 +181,53 @@ func mentionsWorld(m map[string]string) string {
 	}
 	slices.Sort(keys)
 	return strings.Join(keys, "\x00")
+}
+
+// marketplaceIDs are the ids of the marketplaces' sections on the plugins
+// page, which the home page links to: marketplaceID, numbered from the
+// second marketplace of the same id on.
+func marketplaceIDs(c *catalog.Catalog) map[*catalog.Marketplace]string {
+	ids := map[*catalog.Marketplace]string{}
+	used := map[string]bool{}
+	for _, m := range c.Marketplaces {
+		id := marketplaceID(m.Name)
+		for i := 2; used[id]; i++ {
+			id = fmt.Sprintf("%s-%d", marketplaceID(m.Name), i)
+		}
+		used[id] = true
+		ids[m] = id
+	}
+	return ids
+}
+
+// marketplaceID is a marketplace's name's letters and digits, lowercase,
+// other runs a hyphen, after "marketplace".
+func marketplaceID(name string) string {
+	var b strings.Builder
+	b.WriteString("marketplace")
+	dash := true
+	for _, c := range strings.ToLower(name) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			if dash {
+				b.WriteByte('-')
+			}
+			b.WriteRune(c)
+			dash = false
+		} else {
+			dash = true
+		}
+	}
+	return b.String()
+}
+
+// publishedPlugins are the plugins of m that hold a published skill: those
+// with a page, which the plugins page lists under m.
+func publishedPlugins(m *catalog.Marketplace) []*catalog.Plugin {
+	var out []*catalog.Plugin
+	for _, p := range m.Plugins {
+		if len(p.Skills) > 0 {
+			out = append(out, p)
+		}
+	}
+	return out
 }
