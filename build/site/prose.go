@@ -93,3 +93,22 @@ func backticks(s string) int {
 	}
 	return n
 }
+
+// unbrokenWords returns text as HTML whose words (runs without a space)
+// are each kept on one line, so that a command wraps between its words,
+// not after the hyphens of --skill or a skill's name. A word longer than
+// the line still breaks (overflow-wrap).
+func unbrokenWords(s string) template.HTML {
+	var b strings.Builder
+	for i, w := range strings.Split(s, " ") {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if w != "" {
+			b.WriteString(`<span class="sd-word">`)
+			b.WriteString(template.HTMLEscapeString(w))
+			b.WriteString("</span>")
+		}
+	}
+	return template.HTML(b.String())
+}

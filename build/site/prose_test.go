@@ -114,3 +114,16 @@ func FuzzCodeSpans(f *testing.F) {
 		}
 	})
 }
+
+func TestUnbrokenWords(t *testing.T) {
+	for in, want := range map[string]string{
+		" --skill aws-resource-query": ` <span class="sd-word">--skill</span> <span class="sd-word">aws-resource-query</span>`,
+		"npx skills add ":             `<span class="sd-word">npx</span> <span class="sd-word">skills</span> <span class="sd-word">add</span> `,
+		`a && "$dir" <b>`:             `<span class="sd-word">a</span> <span class="sd-word">&amp;&amp;</span> <span class="sd-word">&#34;$dir&#34;</span> <span class="sd-word">&lt;b&gt;</span>`,
+		"":                            "",
+	} {
+		if got := string(unbrokenWords(in)); got != want {
+			t.Errorf("unbrokenWords(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

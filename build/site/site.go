@@ -209,7 +209,7 @@ func newRenderer(site *siteinfo.Info, minify, plugins bool, empty []string) (*re
 	r.view = v
 
 	fmt.Fprintf(digest, "minify:%v\x00generator:%s\x00", minify, site.Generator)
-	funcs := template.FuncMap{"lower": strings.ToLower, "codeSpans": codeSpans}
+	funcs := template.FuncMap{"lower": strings.ToLower, "codeSpans": codeSpans, "unbrokenWords": unbrokenWords}
 	shared := []string{"base.html", "partials.html"}
 	sources := map[string]string{}
 	for _, f := range append(slices.Clone(shared), pageFiles...) {
