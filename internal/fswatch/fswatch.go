@@ -328,59 +328,44 @@ func within(p, dir string) bool {
 	return p == dir || len(p) > len(dir) && p[:len(dir)] == dir && p[len(dir)] == filepath.Separator
 }
 
-// reconcile watches again the roots that are back, adding them to d as
-// changed, and awaits each root still gone in the nearest folder above
-// it that exists. It fails only on a limit of the system.
+// reconcile watches again the roots that are back, and the folders of
+// file roots, adding what they hold to d as changed, and awaits each one
+// still gone in the nearest folder above it that exists. It fails only
+// on a limit of the system.
 func (n *notifier) reconcile(d *debouncer) error {
 	want := map[string]bool{}
 	for _, r := range n.roots {
 		if n.dirs[r] {
 			continue
 		}
-		// Awaited first, then looked for: a root back in between is
-		// seen by the one or the other.
-		at, err := n.await(r)
+		back, err := n.awaitOrWatch(r, want, func() (bool, error) {
+			err := n.addTree(r)
+			return n.dirs[r], err
+		})
 		if err != nil {
 			return err
 		}
-		if st, err := os.Stat(r); err == nil && st.IsDir() {
-			if err := n.addTree(r); err != nil {
-				return err
-			}
-		}
-		if n.dirs[r] {
+		if back {
 			d.add(r, false, time.Now())
-		} else if at != "" {
-			want[at] = true
 		}
 	}
-	// The folder of a file root, gone and back, likewise; its files are
-	// what changed.
 	for _, dir := range n.fileDirs {
 		if n.parents[dir] {
 			continue
 		}
-		at, err := n.await(dir)
+		back, err := n.awaitOrWatch(dir, want, func() (bool, error) {
+			err := n.fsw.Add(dir)
+			if lerr := limitError(err); lerr != err {
+				return false, lerr
+			}
+			n.parents[dir] = err == nil // else gone again: awaited
+			return n.parents[dir], nil
+		})
 		if err != nil {
 			return err
 		}
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			err := n.fsw.Add(dir)
-			if lerr := limitError(err); err != nil && lerr != err {
-				return lerr
-			}
-			if err == nil {
-				n.parents[dir] = true
-				for f := range n.files {
-					if filepath.Dir(f) == dir {
-						d.add(f, false, time.Now())
-					}
-				}
-				continue
-			}
-		}
-		if at != "" {
-			want[at] = true
+		if back {
+			n.filesChanged(dir, d)
 		}
 	}
 	for p, own := range n.lookouts {
@@ -392,6 +377,37 @@ func (n *notifier) reconcile(d *debouncer) error {
 		}
 	}
 	return nil
+}
+
+// awaitOrWatch handles dir, a root or the folder of a file root that
+// went: it is awaited first, then looked for, so that one back in between
+// is seen by the one or the other. When it is there, watch watches it
+// again and says whether that took; when it is not, the folder it is
+// awaited in goes into want. It reports whether dir is watched again.
+func (n *notifier) awaitOrWatch(dir string, want map[string]bool, watch func() (bool, error)) (bool, error) {
+	at, err := n.await(dir)
+	if err != nil {
+		return false, err
+	}
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		back, err := watch()
+		if err != nil || back {
+			return back, err
+		}
+	}
+	if at != "" {
+		want[at] = true
+	}
+	return false, nil
+}
+
+// filesChanged adds to d the file roots in dir.
+func (n *notifier) filesChanged(dir string, d *debouncer) {
+	for f := range n.files {
+		if filepath.Dir(f) == dir {
+			d.add(f, false, time.Now())
+		}
+	}
 }
 
 // await makes the nearest folder above root that exists a lookout, and
@@ -523,11 +539,7 @@ func (n *notifier) event(ev fsnotify.Event, d *debouncer) error {
 	if removed && n.parents[p] {
 		// The folder of a file root went: its files changed, and it is
 		// awaited as a root is.
-		for f := range n.files {
-			if filepath.Dir(f) == p {
-				d.add(f, false, time.Now())
-			}
-		}
+		n.filesChanged(p, d)
 		n.dropTree(p)
 		return n.reconcile(d)
 	}
