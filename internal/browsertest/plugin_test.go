@@ -101,11 +101,7 @@ func TestPluginPagesAndFacet(t *testing.T) {
 // none marks those (results further down may have counted one), and the
 // first four, whose descriptions say Markdown, mark it.
 func TestSearchMarksWhatEachResultCounted(t *testing.T) {
-	srv := corpus(t)
-	_, b := demo(t)
-	tab := browsertest.NewTab(t, b, srv.Origin)
-	check(t, tab, tab.Visit(srv.Page("search/?q="+url.QueryEscape("convert a word document to markdown"))))
-	check(t, tab, tab.Wait(waitResults))
+	tab := searchCorpus(t, "convert a word document to markdown")
 	type card struct {
 		Name   string
 		Marked []string
@@ -134,11 +130,7 @@ func TestSearchMarksWhatEachResultCounted(t *testing.T) {
 // the search results, as on the site's pages, their text escaped
 // ("<ViewTransition>" is text, not an element), and no backtick is left.
 func TestSearchShowsCodeSpans(t *testing.T) {
-	srv := corpus(t)
-	_, b := demo(t)
-	tab := browsertest.NewTab(t, b, srv.Origin)
-	check(t, tab, tab.Visit(srv.Page("search/?q="+url.QueryEscape("react view transitions"))))
-	check(t, tab, tab.Wait(waitResults))
+	tab := searchCorpus(t, "react view transitions")
 	type card struct {
 		Name, Description string
 		Code              []string
@@ -156,4 +148,16 @@ func TestSearchShowsCodeSpans(t *testing.T) {
 	if c := cards[i]; !slices.Contains(c.Code, "<ViewTransition>") || !slices.Contains(c.Code, "addTransitionType") || strings.Contains(c.Description, "`") {
 		t.Errorf("vercel-react-view-transitions: code %q in %q", c.Code, c.Description)
 	}
+}
+
+// searchCorpus opens the corpus site's search page for query, once its
+// results show.
+func searchCorpus(t *testing.T, query string) *browsertest.Tab {
+	t.Helper()
+	srv := corpus(t)
+	_, b := demo(t)
+	tab := browsertest.NewTab(t, b, srv.Origin)
+	check(t, tab, tab.Visit(srv.Page("search/?q="+url.QueryEscape(query))))
+	check(t, tab, tab.Wait(waitResults))
+	return tab
 }
