@@ -1,8 +1,6 @@
 package lint_test
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -480,12 +478,7 @@ func keysOf(m map[string][]diag.Diagnostic) []string {
 // TestArchiveSkill loads a real archive through the whole pipeline.
 func TestArchiveSkill(t *testing.T) {
 	dir := t.TempDir()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	w, _ := zw.Create("packed/SKILL.md")
-	w.Write([]byte("\ufeff---\r\nname: packed\r\ndescription: A skill that arrived as a .skill archive.\r\n---\r\nBody\r\n"))
-	zw.Close()
-	os.WriteFile(filepath.Join(dir, "packed.skill"), buf.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "packed.skill"), testutil.Zip(t, map[string]string{"packed/SKILL.md": "\ufeff---\r\nname: packed\r\ndescription: A skill that arrived as a .skill archive.\r\n---\r\nBody\r\n"}), 0o644)
 	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -232,12 +231,7 @@ func TestSummaryLineCounts(t *testing.T) {
 // position, in the GitHub commands and in SARIF alike.
 func TestArchiveFindingsHaveNoLineOnTheArchive(t *testing.T) {
 	dir := t.TempDir()
-	var zbuf bytes.Buffer
-	zw := zip.NewWriter(&zbuf)
-	f, _ := zw.Create("bad/SKILL.md")
-	f.Write([]byte("---\nname: bad\ndescription: \"unclosed\n---\nbody\n"))
-	zw.Close()
-	os.WriteFile(filepath.Join(dir, "bad.skill"), zbuf.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(dir, "bad.skill"), testutil.Zip(t, map[string]string{"bad/SKILL.md": "---\nname: bad\ndescription: \"unclosed\n---\nbody\n"}), 0o644)
 	c, err := build.Load(context.Background(), build.LoadOptions{Sources: []string{dir}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -82,7 +81,7 @@ func TestNothingLocalIsPublished(t *testing.T) {
 	root := filepath.Join(append([]string{base}, parts...)...)
 	testutil.WriteTxtar(t, root, strings.ReplaceAll(localCatalog, "BASE", base))
 	os.WriteFile(filepath.Join(base, "secret-outside.txt"), []byte("outside\n"), 0o644)
-	if err := os.WriteFile(filepath.Join(root, "skills", "delta.skill"), zipOf(t, map[string]string{
+	if err := os.WriteFile(filepath.Join(root, "skills", "delta.skill"), testutil.Zip(t, map[string]string{
 		"delta/SKILL.md": "---\nname: delta\ndescription: Delta comes as an archive.\n---\nSee [x](nowhere.md).\n",
 	}), 0o644); err != nil {
 		t.Fatal(err)
@@ -150,23 +149,6 @@ func TestNothingLocalIsPublished(t *testing.T) {
 			}
 		})
 	}
-}
-
-func zipOf(t *testing.T, files map[string]string) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	zw := zip.NewWriter(&buf)
-	for name, body := range files {
-		w, err := zw.Create(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.Write([]byte(body))
-	}
-	if err := zw.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
 func jsonString(s string) string {

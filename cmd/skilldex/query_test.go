@@ -224,7 +224,7 @@ Its frontmatter cannot be read, so it goes by its folder's name.
 // a UASP document, not that its name is unusable.
 func TestConvertUnreadableSkill(t *testing.T) {
 	archive := filepath.Join(t.TempDir(), "traversal.skill")
-	os.WriteFile(archive, zipOf(t, map[string]string{"SKILL.md": "---\nname: traversal\ndescription: Tries to write outside.\n---\n", "../evil.txt": "x"}), 0o644)
+	os.WriteFile(archive, testutil.Zip(t, map[string]string{"SKILL.md": "---\nname: traversal\ndescription: Tries to write outside.\n---\n", "../evil.txt": "x"}), 0o644)
 	code, out, errs := runCLI(t, "convert", "--to", "uasp", archive)
 	if code != exitFindings || out != "" {
 		t.Errorf("exit %d, output %q", code, out)
