@@ -289,7 +289,6 @@ func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Res
 	}
 	bq := query.NewConjunctionQuery([]query.Query{query.NewDocIDQuery(ids), query.NewDisjunctionQuery(alts)})
 	req := bleve.NewSearchRequestOptions(bq, len(ids), 0, false)
-	req.Fields = []string{"name", "description", "url", facetField("type"), facetField("format"), facetField("status"), facetField("license"), facetField("source"), facetField("tags")}
 	req.IncludeLocations = true
 	res, err := b.idx.Search(req)
 	if err != nil {
@@ -317,18 +316,23 @@ func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Res
 		if h == nil {
 			return fmt.Errorf("bleve index: skill %s is ranked but has no document", id)
 		}
-		if err := highlight(hl, rd, h, highlighted, counted[i]); err != nil {
-			return err
+		// The document is read once, for its stored fields and for the
+		// highlights.
+		doc, err := rd.Document(id)
+		if err != nil || doc == nil {
+			return fmt.Errorf("bleve index: skill %s is ranked but cannot be read: %v", id, err)
 		}
+		highlight(hl, h, doc, highlighted, counted[i])
+		stored := storedText(doc)
 		hit := Hit{Name: id, Score: top[i].Score, Highlights: map[string][]string{}, Terms: counted[i]}
-		hit.Description, _ = h.Fields["description"].(string)
-		hit.URL, _ = h.Fields["url"].(string)
-		hit.Type = first(h.Fields[facetField("type")])
-		hit.Format = first(h.Fields[facetField("format")])
-		hit.Status = first(h.Fields[facetField("status")])
-		hit.License = first(h.Fields[facetField("license")])
-		hit.Source = first(h.Fields[facetField("source")])
-		hit.Tags = all(h.Fields[facetField("tags")])
+		hit.Description = first(stored["description"])
+		hit.URL = first(stored["url"])
+		hit.Type = first(stored[facetField("type")])
+		hit.Format = first(stored[facetField("format")])
+		hit.Status = first(stored[facetField("status")])
+		hit.License = first(stored[facetField("license")])
+		hit.Source = first(stored[facetField("source")])
+		hit.Tags = stored[facetField("tags")]
 		for f, frags := range h.Fragments {
 			for _, fr := range frags {
 				if strings.Contains(fr, "<mark>") {
@@ -344,10 +348,11 @@ func (b *Bleve) fillHits(src *bleveSource, r *Ranking, top []ScoredDoc, out *Res
 	return nil
 }
 
-// highlight sets the fragments of h's fields from the places of terms
-// alone, with hl (bleve's HTML highlighter), as a search request's
-// Highlight would from the places of every term the query matched.
-func highlight(hl bhighlight.Highlighter, rd bindex.IndexReader, h *bsearch.DocumentMatch, fields, terms []string) error {
+// highlight sets the fragments of h's fields, from doc, with the places
+// of terms alone, with hl (bleve's HTML highlighter), as a search
+// request's Highlight would with the places of every term the query
+// matched.
+func highlight(hl bhighlight.Highlighter, h *bsearch.DocumentMatch, doc bindex.Document, fields, terms []string) {
 	for _, places := range h.Locations {
 		for t := range places {
 			if !slices.Contains(terms, t) {
@@ -356,37 +361,29 @@ func highlight(hl bhighlight.Highlighter, rd bindex.IndexReader, h *bsearch.Docu
 		}
 	}
 	if len(terms) == 0 {
-		return nil
-	}
-	doc, err := rd.Document(h.ID)
-	if err != nil || doc == nil {
-		return fmt.Errorf("bleve index: skill %s is ranked but cannot be read: %v", h.ID, err)
+		return
 	}
 	for _, f := range fields {
 		hl.BestFragmentsInField(h, doc, f, 1)
 	}
-	return nil
 }
 
-func first(v any) string {
-	if l := all(v); len(l) > 0 {
+// storedText returns the text of the fields doc holds (a document read
+// from the index holds its stored fields), by field, in the
+// order stored.
+func storedText(doc bindex.Document) map[string][]string {
+	out := map[string][]string{}
+	doc.VisitFields(func(f bindex.Field) {
+		if t, ok := f.(bindex.TextField); ok {
+			out[f.Name()] = append(out[f.Name()], t.Text())
+		}
+	})
+	return out
+}
+
+func first(l []string) string {
+	if len(l) > 0 {
 		return l[0]
 	}
 	return ""
-}
-
-func all(v any) []string {
-	switch x := v.(type) {
-	case string:
-		return []string{x}
-	case []any:
-		var out []string
-		for _, e := range x {
-			if s, ok := e.(string); ok {
-				out = append(out, s)
-			}
-		}
-		return out
-	}
-	return nil
 }
