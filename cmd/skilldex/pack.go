@@ -155,17 +155,17 @@ func leftOutFiles(ds []diag.Diagnostic) bool {
 }
 
 // outsideSkill returns why dest, the archive of the skill in, cannot be
-// written, when it would be inside the skill's folder, or nil. Paths are
-// compared with links resolved, as far as they exist: dest's folder may
-// not exist yet, and dest itself, if a link, is replaced, not followed.
+// written, when it would be inside the skill's folder, or nil. dest's
+// folder, which may not exist yet, is resolved as far as it exists (a
+// link into the skill is inside it), then compared as the file system
+// sees folders (inFolder).
 func outsideSkill(dest string, in *source.Input) error {
 	if in.Packaging != source.Folder {
 		return nil
 	}
-	dir := filepath.Join(in.Root, filepath.FromSlash(in.RelPath))
-	real, err := resolve(dir)
+	dir, err := filepath.Abs(filepath.Join(in.Root, filepath.FromSlash(in.RelPath)))
 	if err != nil {
-		return nil // the walk read the folder: this cannot fail but by a race
+		return nil
 	}
 	// A destination no file can be written to (a part of its path is a
 	// file) fails when written, with that reason.
@@ -173,16 +173,13 @@ func outsideSkill(dest string, in *source.Input) error {
 		return nil
 	}
 	destDir, err := resolve(filepath.Dir(dest))
-	if err != nil || !(within(filepath.Join(destDir, filepath.Base(dest)), real) || inFolder(destDir, real)) {
+	if err != nil || !inFolder(destDir, dir) {
 		return nil
 	}
-	// The example is beside the folder, as the user would type it.
-	beside := filepath.Join(filepath.Dir(real), filepath.Base(dest))
-	if abs, err := filepath.Abs(dir); err == nil {
-		beside = filepath.Join(filepath.Dir(abs), filepath.Base(dest))
-	}
-	// Relative to the current folder when that is short (../NAME.skill
-	// from inside the skill), else absolute.
+	// The example is beside the folder, relative to the current folder
+	// when that is short (../NAME.skill from inside the skill), else
+	// absolute.
+	beside := filepath.Join(filepath.Dir(dir), filepath.Base(dest))
 	if wd, err := os.Getwd(); err == nil {
 		if rel, err := filepath.Rel(wd, beside); err == nil && strings.Count(rel, "..") <= 2 {
 			beside = rel
@@ -224,10 +221,10 @@ func resolve(p string) (string, error) {
 	}
 }
 
-// inFolder reports whether the folder p is dir or inside it, as the file
-// system sees them: p or one of its parents (those that exist) is dir. On
-// one that ignores case (macOS, Windows), Skills/Tricky is skills/tricky,
-// which comparing paths (within) misses.
+// inFolder reports whether the folder p (absolute, links resolved) is dir
+// or inside it, as the file system sees them: p or one of its parents
+// that exist is dir. Comparing paths would miss, on a file system that
+// ignores case (macOS, Windows), that Skills/Tricky is skills/tricky.
 func inFolder(p, dir string) bool {
 	want, err := os.Stat(dir)
 	if err != nil {
@@ -243,12 +240,6 @@ func inFolder(p, dir string) bool {
 		}
 		p = up
 	}
-}
-
-// within reports whether p is dir or inside it (both absolute and clean).
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // writeFileAtomic writes data to a temporary file beside dest and renames
