@@ -218,6 +218,14 @@ type folderSkill struct {
 	unstorable [][2]string
 }
 
+// pathOf returns the path in the skill of rel, a path under the root.
+func (s *folderSkill) pathOf(rel string) string {
+	if s.rel == "." {
+		return rel
+	}
+	return strings.TrimPrefix(strings.TrimPrefix(rel, s.rel), "/")
+}
+
 // leftOut reports whether the file inSkill is no part of the skill: an
 // operating system's or editor's file (IsJunk), left out silently, or a
 // path no archive or site can hold, whose reason it records: such a file
@@ -598,10 +606,7 @@ func (w *walker) file(rel string, stamp fsstamp.Stamp, skill *folderSkill) {
 	if skill == nil {
 		return
 	}
-	inSkill := strings.TrimPrefix(strings.TrimPrefix(rel, skill.rel), "/")
-	if skill.rel == "." {
-		inSkill = rel
-	}
+	inSkill := skill.pathOf(rel)
 	if skill.leftOut(inSkill) {
 		return
 	}
@@ -645,12 +650,9 @@ func (w *walker) symlink(rel string, skill *folderSkill) {
 		return
 	}
 	link := w.realPath(rel)
-	inSkill := strings.TrimPrefix(strings.TrimPrefix(rel, skill.rel), "/")
-	if skill.rel == "." {
-		inSkill = rel
-	}
-	if IsJunk(inSkill) {
-		return // Emacs' lock file is a link to nowhere: no finding
+	inSkill := skill.pathOf(rel)
+	if skill.leftOut(inSkill) {
+		return // Emacs' lock file, a link to nowhere, draws no finding
 	}
 	target, err := filepath.EvalSymlinks(link)
 	if err != nil {
@@ -673,9 +675,6 @@ func (w *walker) symlink(rel string, skill *folderSkill) {
 		return // the folder it points to is inside the skill and walked already
 	}
 	if !st.Mode().IsRegular() {
-		return
-	}
-	if skill.leftOut(inSkill) {
 		return
 	}
 	if path.Dir(inSkill) == "." && strings.HasSuffix(inSkill, UASPSuffix) {
